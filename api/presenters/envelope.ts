@@ -1,0 +1,13 @@
+// The list envelope of every list endpoint: data, pageNumber, pageSize, totalRecords, totalPages.
+
+export interface ListEnvelope<T> {
+  data: T[];
+  pageNumber: number;
+  pageSize: number;
+  totalRecords: number;
+  totalPages: number;
+}
+
+export function presentPage<T>(data: T[], page: number, pageSize: number, totalRecords: number): ListEnvelope<T> {
+  return { data, pageNumber: page, pageSize, totalRecords, totalPages: Math.ceil(totalRecords / pageSize) };
+}

@@ -1,0 +1,20 @@
+// npm run demo: the whole service on this machine with the bundled data. Finds or starts Postgres and
+// Redis, migrates, loads catalogues, issues a fresh demo API key, serves on PORT (default 8080) and
+// prints the base URL and the key.
+import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
+import { startApi } from '../../api/server.js';
+import { bootstrap, runMain } from '../bootstrap.js';
+import { onShutdown } from '../shutdown.js';
+
+const DEMO_EMAIL = 'demo@example.org';
+
+runMain(async () => {
+  const rt = await bootstrap({ applicationName: 'demo' });
+  const account = (await findAccountByEmail(rt.sql, DEMO_EMAIL)) ?? (await createAccount(rt.sql, { email: DEMO_EMAIL, plan: 'api' }));
+  // Keys are stored hashed and shown once, so each demo run issues a new one and retires the old.
+  await rt.sql`UPDATE api_key SET revoked_at = now() WHERE account_id = ${account.id} AND label = 'demo' AND revoked_at IS NULL`;
+  const issued = await createApiKey(rt.sql, { accountId: account.id, label: 'demo' });
+  const api = await startApi({ sql: rt.sql, log: rt.log, port: rt.config.PORT });
+  console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' ${api.baseUrl}/courts\n`);
+  onShutdown(rt.log, [api.close, rt.close]);
+});

@@ -1,0 +1,37 @@
+// Postgres client (porsager/postgres): tagged templates that read as SQL.
+// Column names come back camelCased; int8 columns (ids, counts) as JS numbers, which is exact below
+// 2^53; numeric columns stay strings so money values are never rounded.
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql;
+export type TransactionSql = postgres.TransactionSql;
+
+export interface DbOptions {
+  max?: number;
+  /** Application name shown in pg_stat_activity: which process holds a connection. */
+  applicationName?: string;
+}
+
+export function createSql(url: string, options: DbOptions = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? 5,
+    onnotice: () => undefined,
+    transform: { column: { from: postgres.toCamel } },
+    types: {
+      int8: {
+        to: 20,
+        from: [20],
+        serialize: (value: number) => String(value),
+        parse: (value: string) => Number(value),
+      },
+    },
+    connection: { application_name: options.applicationName ?? 'at-company-data' },
+  }) as unknown as Sql;
+}
+
+/** The URL of another database on the same server (tests create and drop their own). */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

@@ -1,0 +1,28 @@
+// Runs a Koa app on an ephemeral port and gives tests a small fetch wrapper.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+
+export interface TestHttp {
+  baseUrl: string;
+  get: (path: string, headers?: Record<string, string>) => Promise<Response>;
+  request: (path: string, init?: RequestInit) => Promise<Response>;
+  close: () => Promise<void>;
+}
+
+export async function serve(app: Koa): Promise<TestHttp> {
+  const server = createServer(app.callback());
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const request = (path: string, init?: RequestInit) => fetch(baseUrl + path, init);
+  return {
+    baseUrl,
+    request,
+    get: (path, headers) => request(path, { headers }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
