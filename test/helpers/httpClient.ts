@@ -26,3 +26,12 @@ export async function serve(app: Koa): Promise<TestHttp> {
       }),
   };
 }
+
+// Response bodies in tests are checked field by field with expect(); typing every shape would add
+// nothing the assertions do not already say.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonBody = any;
+
+export async function json(res: Response): Promise<JsonBody> {
+  return res.json() as Promise<JsonBody>;
+}

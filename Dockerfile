@@ -1,0 +1,10 @@
+# One image for every process of the service (API, pipeline workers, indexer); the command picks.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# Dev dependencies stay: the service runs TypeScript through tsx, without a separate build step.
+RUN npm ci --no-audit --no-fund --omit=optional
+COPY . .
+EXPOSE 8080
+CMD ["npm", "start"]

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../runtime/config.js';
+
+describe('loadConfig', () => {
+  it('applies defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(8080);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.ELASTICSEARCH_URL).toBeUndefined();
+    expect(config.FIRMENBUCH_URL).toBe('https://justizonline.gv.at/jop/api/at.gv.justiz.fbw/ws');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ ELASTICSEARCH_URL: '', REDIS_URL: ' ' }).ELASTICSEARCH_URL).toBeUndefined();
+  });
+
+  it('lists every invalid variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', GISA_URL: 'nope', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]).sort();
+    expect(problems).toEqual(['DATABASE_URL', 'GISA_URL', 'LOG_LEVEL', 'PORT']);
+  });
+});
