@@ -10,5 +10,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', './test/helpers/summaryReporter.ts'],
   },
 });
