@@ -30,6 +30,13 @@ const configSchema = z.object({
   EDIKTE_USER: optionalString,
   EDIKTE_PASSWORD: optionalString,
   BMF_LSU_URL: urlWithDefault('https://service.bmf.gv.at/service/allg/lsu/__Gen_Csv.asp'),
+  /** Pipeline: jobs a worker runs at once, and the Firmenbuch request budget (requests per second). */
+  PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  FIRMENBUCH_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
+  FIRMENBUCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** How often the change feeds are polled: companies hourly, documents every 15 minutes. */
+  FIRMENBUCH_COMPANY_POLL_MINUTES: z.coerce.number().min(1).default(60),
+  FIRMENBUCH_DOCUMENT_POLL_MINUTES: z.coerce.number().min(1).default(15),
   /** Token for the operator pages (/admin/queues). Unset: the admin pages are off. */
   ADMIN_TOKEN: optionalString,
   /** Directory for embedded Postgres / Redis data when no server is given or found. */

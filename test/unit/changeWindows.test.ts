@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { changeWindows } from '../../pipeline/firmenbuch/changeWindows.js';
+import { isUnrecoverable, retryAfterMs, UnrecoverableInputError, UpstreamUnavailableError } from '../../pipeline/jobs/errors.js';
+
+describe('changeWindows', () => {
+  it('cuts a range into consecutive windows of at most seven days', () => {
+    expect(changeWindows('2026-10-01', '2026-10-21')).toEqual([
+      { from: '2026-10-01', to: '2026-10-07' },
+      { from: '2026-10-08', to: '2026-10-14' },
+      { from: '2026-10-15', to: '2026-10-21' },
+    ]);
+  });
+  it('handles month ends and single days', () => {
+    expect(changeWindows('2026-02-26', '2026-03-04')).toEqual([{ from: '2026-02-26', to: '2026-03-04' }]);
+    expect(changeWindows('2026-03-05', '2026-03-05')).toEqual([{ from: '2026-03-05', to: '2026-03-05' }]);
+    expect(changeWindows('2026-03-06', '2026-03-05')).toEqual([]);
+  });
+});
+
+describe('retry decisions', () => {
+  it('reads Retry-After in seconds and as an HTTP date', () => {
+    expect(retryAfterMs('7')).toBe(7000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:30 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(30_000);
+    expect(retryAfterMs(null)).toBe(30_000);
+    expect(retryAfterMs('0')).toBe(1000);
+  });
+  it('treats input errors and request faults as unrecoverable, transport errors as retryable', () => {
+    expect(isUnrecoverable(new UnrecoverableInputError('bad filing'))).toBe(true);
+    const fault = Object.assign(new Error('Der Zeitraum darf 7 Tage nicht überschreiten'), { name: 'FirmenbuchFaultError', kind: 'dateWindowExceeded' });
+    expect(isUnrecoverable(fault)).toBe(true);
+    const internal = Object.assign(new Error('Interner Fehler'), { name: 'FirmenbuchFaultError', kind: 'other' });
+    expect(isUnrecoverable(internal)).toBe(false);
+    expect(isUnrecoverable(new UpstreamUnavailableError('firmenbuch', 500, 'HTTP 500'))).toBe(false);
+    expect(isUnrecoverable(new TypeError('fetch failed'))).toBe(false);
+  });
+});
