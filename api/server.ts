@@ -2,9 +2,7 @@
 // requests finish).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Sql } from '../runtime/db.js';
-import type { Logger } from '../runtime/logger.js';
-import { API_PREFIX, createApp } from './app.js';
+import { API_PREFIX, createApp, type AppDeps } from './app.js';
 
 export interface RunningApi {
   baseUrl: string;
@@ -12,8 +10,8 @@ export interface RunningApi {
   close: () => Promise<void>;
 }
 
-export async function startApi(deps: { sql: Sql; log: Logger; port: number; host?: string }): Promise<RunningApi> {
-  const app = createApp({ sql: deps.sql, log: deps.log });
+export async function startApi(deps: AppDeps & { port: number; host?: string }): Promise<RunningApi> {
+  const app = createApp(deps);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((ready, fail) => {

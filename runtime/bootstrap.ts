@@ -20,11 +20,13 @@ export interface BootstrapOptions {
   /** Apply pending migrations and reload changed catalogues (default true). */
   migrate?: boolean;
   applicationName?: string;
+  /** Command-line tools log to stderr so that stdout carries only their answer. */
+  cli?: boolean;
 }
 
 export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime> {
   const config = loadConfig();
-  const log = createLogger(config.LOG_LEVEL);
+  const log = createLogger(config.LOG_LEVEL, { stderr: options.cli ?? false });
   const postgresServer = await resolveDatabaseUrl(config, log);
   const redisUrl = await resolveRedisUrl(config, log);
   const sql = createSql(postgresServer.url, { max: config.DATABASE_POOL_SIZE, applicationName: options.applicationName });

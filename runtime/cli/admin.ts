@@ -29,7 +29,7 @@ runMain(async () => {
     },
   });
   const [noun, verb, arg] = positionals;
-  const rt = await bootstrap({ applicationName: 'admin' });
+  const rt = await bootstrap({ applicationName: 'admin', cli: true });
   const out = (obj: Record<string, unknown>, text: string) => console.log(values.json ? JSON.stringify(obj) : text);
   try {
     if (noun === 'account' && verb === 'create') {

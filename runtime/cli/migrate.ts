@@ -2,7 +2,7 @@
 import { bootstrap, runMain } from '../bootstrap.js';
 
 runMain(async () => {
-  const rt = await bootstrap({ migrate: true, applicationName: 'migrate' });
+  const rt = await bootstrap({ migrate: true, applicationName: 'migrate', cli: true });
   const [row] = await rt.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM schema_migration`;
   console.log(`schema at migration ${row?.count ?? 0}; database ${new URL(rt.databaseUrl).pathname.slice(1)}`);
   await rt.close();

@@ -1,0 +1,64 @@
+// Prometheus metrics shared by the processes: queue depth, job outcomes and durations, upstream
+// latency and 429s. One registry per process; /metrics on the API serves it.
+import type { Queue } from 'bullmq';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface ServiceMetrics {
+  registry: Registry;
+  jobOutcome: (e: { job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled'; durationMs: number }) => void;
+  upstreamRequest: (e: { upstream: string; operation: string; status: number | 'error'; durationMs: number }) => void;
+  /** Queues whose depth is read at every scrape. */
+  watchQueues: (queues: Queue[]) => void;
+  /** A gauge read at every scrape (the indexer registers its lag here). */
+  gauge: (name: string, help: string, read: () => Promise<number>) => void;
+}
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed'] as const;
+
+export function createMetrics(): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const jobs = new Counter({ name: 'pipeline_jobs_total', help: 'Job runs by outcome (completed, failed, retry, throttled)', labelNames: ['job', 'outcome'], registers: [registry] });
+  const jobSeconds = new Histogram({
+    name: 'pipeline_job_duration_seconds', help: 'Job run time', labelNames: ['job'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry],
+  });
+  const requests = new Counter({ name: 'upstream_requests_total', help: 'Upstream requests by HTTP status', labelNames: ['upstream', 'operation', 'status'], registers: [registry] });
+  const throttled = new Counter({ name: 'upstream_throttled_total', help: 'Upstream 429 answers', labelNames: ['upstream'], registers: [registry] });
+  const requestSeconds = new Histogram({
+    name: 'upstream_request_duration_seconds', help: 'Upstream request latency', labelNames: ['upstream', 'operation'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [registry],
+  });
+  const watched: Queue[] = [];
+  new Gauge({
+    name: 'queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers: [registry],
+    async collect() {
+      this.reset();
+      for (const q of watched) {
+        const counts = await q.getJobCounts(...QUEUE_STATES);
+        for (const state of QUEUE_STATES) this.set({ queue: q.name, state }, counts[state] ?? 0);
+      }
+    },
+  });
+  return {
+    registry,
+    jobOutcome: (e) => {
+      jobs.inc({ job: e.job, outcome: e.outcome });
+      jobSeconds.observe({ job: e.job }, e.durationMs / 1000);
+    },
+    upstreamRequest: (e) => {
+      requests.inc({ upstream: e.upstream, operation: e.operation, status: String(e.status) });
+      if (e.status === 429) throttled.inc({ upstream: e.upstream });
+      requestSeconds.observe({ upstream: e.upstream, operation: e.operation }, e.durationMs / 1000);
+    },
+    watchQueues: (queues) => watched.push(...queues),
+    gauge: (name, help, read) => {
+      new Gauge({
+        name, help, registers: [registry],
+        async collect() {
+          this.set(await read());
+        },
+      });
+    },
+  };
+}
