@@ -1,0 +1,115 @@
+// Firmenbuch HVD adapter: sends the SOAP envelopes of soapEnvelope.ts to a configurable base URL with
+// the X-API-KEY header and turns what comes back into parsed records or typed errors:
+// 429 -> UpstreamThrottledError (Retry-After), other HTTP failures, timeouts and cut-off bodies ->
+// UpstreamUnavailableError (retried), SOAP faults -> FirmenbuchFaultError (German text kept),
+// unparseable answers -> FirmenbuchResponseParseError (unrecoverable).
+import { UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
+import { parseAuszug, type CompanyExtract } from './extractParser.js';
+import {
+  parseSucheFirma,
+  parseSucheUrkunde,
+  parseUrkunde,
+  parseVeraenderungenFirma,
+  parseVeraenderungenUrkunde,
+  type CompanyChangesResult,
+  type CompanySearchResult,
+  type DocumentChangesResult,
+  type DocumentContent,
+  type DocumentSearchResult,
+} from './registerParsers.js';
+import {
+  buildAuszugRequest,
+  buildSucheFirmaRequest,
+  buildSucheUrkundeRequest,
+  buildUrkundeRequest,
+  buildVeraenderungenFirmaRequest,
+  buildVeraenderungenUrkundeRequest,
+  type SoapRequest,
+  type SoapVersion,
+  type SucheFirmaParams,
+} from './soapEnvelope.js';
+import { parseSoapResponse, type XmlElement } from './soapResponse.js';
+
+export interface FirmenbuchClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  soapVersion?: SoapVersion;
+  /** Large documents arrive as one multi-MB base64 node after a slow first byte: be generous. */
+  timeoutMs?: number;
+  /** Called once per request with its outcome, for metrics. */
+  onRequest?: (event: { operation: string; status: number | 'error'; durationMs: number }) => void;
+}
+
+export interface RawResponse {
+  root: XmlElement;
+  /** The response text, kept so a job that fails on it can store its input. */
+  text: string;
+}
+
+export class FirmenbuchClient {
+  constructor(private readonly options: FirmenbuchClientOptions) {}
+
+  private async send(request: SoapRequest): Promise<RawResponse> {
+    const started = performance.now();
+    let status: number | 'error' = 'error';
+    try {
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(this.options.baseUrl, {
+          method: 'POST',
+          headers: { ...request.headers, ...(this.options.apiKey ? { 'X-API-KEY': this.options.apiKey } : {}) },
+          body: request.body,
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
+        });
+        status = response.status;
+        text = await response.text();
+      } catch (err) {
+        throw new UpstreamUnavailableError('firmenbuch', null, `Firmenbuch request ${request.operation} failed: ${(err as Error).message}`, { cause: err });
+      }
+      if (response.status === 429) throw new UpstreamThrottledError('firmenbuch', retryAfterMs(response.headers.get('retry-after')));
+      if (response.status === 401 || response.status === 403) {
+        throw new UpstreamUnavailableError('firmenbuch', response.status, `Firmenbuch refused the API key (HTTP ${response.status}); check FIRMENBUCH_API_KEY`);
+      }
+      // Faults come as HTTP 500 with a SOAP body: parseSoapResponse throws FirmenbuchFaultError for them.
+      const looksLikeSoap = /Envelope/.test(text.slice(0, 2000));
+      if (!response.ok && !looksLikeSoap) {
+        throw new UpstreamUnavailableError('firmenbuch', response.status, `Firmenbuch answered HTTP ${response.status} for ${request.operation}`);
+      }
+      const parsed = parseSoapResponse(text);
+      return { root: parsed.root, text };
+    } finally {
+      this.options.onRequest?.({ operation: request.operation, status, durationMs: performance.now() - started });
+    }
+  }
+
+  private options_(): { soapVersion?: SoapVersion } {
+    return this.options.soapVersion ? { soapVersion: this.options.soapVersion } : {};
+  }
+
+  /** AUSZUG_V2 (Kurzinformation) as of `asOf` (default today; the register refuses future dates). */
+  async extract(fnr: string, asOf: string = new Date().toISOString().slice(0, 10)): Promise<{ extract: CompanyExtract; raw: string }> {
+    const res = await this.send(buildAuszugRequest({ fnr, stichtag: asOf }, this.options_()));
+    return { extract: parseAuszug(res.root), raw: res.text };
+  }
+
+  async searchCompanies(params: SucheFirmaParams): Promise<CompanySearchResult> {
+    return parseSucheFirma((await this.send(buildSucheFirmaRequest(params, this.options_()))).root);
+  }
+
+  async listDocuments(fnr: string): Promise<DocumentSearchResult> {
+    return parseSucheUrkunde((await this.send(buildSucheUrkundeRequest({ fnr }, this.options_()))).root);
+  }
+
+  async document(key: string): Promise<DocumentContent> {
+    return parseUrkunde((await this.send(buildUrkundeRequest({ key }, this.options_()))).root);
+  }
+
+  async companyChanges(from: string, to: string): Promise<CompanyChangesResult> {
+    return parseVeraenderungenFirma((await this.send(buildVeraenderungenFirmaRequest({ von: from, bis: to }, this.options_()))).root);
+  }
+
+  async documentChanges(from: string, to: string): Promise<DocumentChangesResult> {
+    return parseVeraenderungenUrkunde((await this.send(buildVeraenderungenUrkundeRequest({ von: from, bis: to }, this.options_()))).root);
+  }
+}
