@@ -84,17 +84,18 @@ export interface AnnualAccountInput {
 export async function storeAnnualAccount(sql: Sql, input: AnnualAccountInput): Promise<{ changeIds: number[] } | null> {
   const p = input.parsed;
   return sql.begin(async (tx) => {
-    const [before] = await tx<{ figures: Record<string, unknown>; documentDate: string | null }[]>`
-      SELECT figures, to_char(document_date, 'YYYY-MM-DD') AS document_date FROM annual_account
-       WHERE document_key = ${input.documentKey} FOR UPDATE`;
-    // jsonb numbers are Postgres numerics: exact, and compared by value (1.50 = 1.5).
+    // jsonb numbers are Postgres numerics: exact, and compared by value (1.50 = 1.5). The object is
+    // written as JSON text from the parser's decimal strings, so no value passes through a float.
+    for (const [key, value] of Object.entries(p.figures)) {
+      if (value !== null && !/^-?\d+(\.\d+)?$/.test(value)) throw new Error(`figure ${key} is not a decimal: ${value}`);
+    }
     const figuresJson = `{${Object.entries(p.figures).map(([k, v]) => `${JSON.stringify(k)}:${v ?? 'null'}`).join(',')}}`;
-    if (before) {
-      const [same] = await tx<{ same: boolean }[]>`SELECT ${figuresJson}::jsonb = ${tx.json(before.figures as never)}::jsonb AS same`;
-      if (same?.same && before.documentDate === p.documentDate) {
-        await tx`UPDATE annual_account SET raw_xml = ${input.rawXml}, parser_version = ${input.parserVersion} WHERE document_key = ${input.documentKey}`;
-        return null;
-      }
+    const [before] = await tx<{ same: boolean }[]>`
+      SELECT figures = ${figuresJson}::text::jsonb AND document_date IS NOT DISTINCT FROM ${p.documentDate}::date AS same
+        FROM annual_account WHERE document_key = ${input.documentKey} FOR UPDATE`;
+    if (before?.same) {
+      await tx`UPDATE annual_account SET raw_xml = ${input.rawXml}, parser_version = ${input.parserVersion} WHERE document_key = ${input.documentKey}`;
+      return null;
     }
     await tx`
       INSERT INTO annual_account (document_key, fnr, document_date, fiscal_year_start, fiscal_year_end, currency, unit, unit_factor,
@@ -102,7 +103,7 @@ export async function storeAnnualAccount(sql: Sql, input: AnnualAccountInput): P
                                   parser_version, parsed_at)
       VALUES (${input.documentKey}, ${input.fnr}, ${p.documentDate}, ${p.fiscalYearStart}, ${p.fiscalYearEnd}, ${p.currency}, ${p.unit},
               ${p.unitFactor}, ${p.sizeClass}, ${p.format}, ${p.pnlMethod}, ${p.kind}, ${input.filedOn}, ${p.hasPositions},
-              ${figuresJson}::jsonb, ${p.warnings}, ${input.rawXml}, ${input.parserVersion}, now())
+              ${figuresJson}::text::jsonb, ${p.warnings}, ${input.rawXml}, ${input.parserVersion}, now())
       ON CONFLICT (document_key) DO UPDATE SET
         document_date = EXCLUDED.document_date, fiscal_year_start = EXCLUDED.fiscal_year_start,
         fiscal_year_end = EXCLUDED.fiscal_year_end, currency = EXCLUDED.currency, unit = EXCLUDED.unit,

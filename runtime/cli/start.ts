@@ -1,6 +1,7 @@
 // npm start: the service without replaying anything. Applies pending migrations, then runs the API
-// and the pipeline workers with their change-feed schedules. (The indexer joins with its issue.)
+// the pipeline workers with their change-feed schedules, and the indexer.
 import { startApi } from '../../api/server.js';
+import { ensureReadModel, indexerLag, startIndexer } from '../../indexer/indexer.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { createMetrics } from '../metrics.js';
@@ -30,10 +31,13 @@ runMain(async () => {
   });
   const queues = Object.values(pipeline.queues);
   metrics.watchQueues(queues);
+  await ensureReadModel(rt.sql, rt.log);
+  const indexer = startIndexer(rt.sql, rt.log);
+  metrics.gauge('indexer_lag_changes', 'Newest change id minus the id the search read model has applied', () => indexerLag(rt.sql));
   const api = await startApi({
     sql: rt.sql, log: rt.log, port: config.PORT, metrics: metrics.registry, queues, adminToken: config.ADMIN_TOKEN,
   });
   console.log(`API: ${api.baseUrl}`);
   // Stop taking requests, let workers finish their active jobs, then close the pools.
-  onShutdown(rt.log, [api.close, pipeline.close, rt.close]);
+  onShutdown(rt.log, [api.close, pipeline.close, indexer.close, rt.close]);
 });
