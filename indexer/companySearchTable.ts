@@ -19,9 +19,11 @@ CREATE TABLE ${table} (
   name_norm            text NOT NULL,
   former_names         text[] NOT NULL DEFAULT '{}',
   former_names_norm    text[] NOT NULL DEFAULT '{}',
+  all_names_norm       text NOT NULL,
   legal_form_code      text,
   legal_form_text      text,
   court_code           text,
+  court_text           text,
   city                 text,
   city_norm            text,
   zip_code             text,
@@ -43,7 +45,7 @@ ${figureColumnsDdl}
 export function createIndexesSql(table: string): string[] {
   return [
     `CREATE INDEX ${table}_name_prefix ON ${table} (name_norm text_pattern_ops)`,
-    `CREATE INDEX ${table}_name_trgm ON ${table} USING gin (name_norm gin_trgm_ops)`,
+    `CREATE INDEX ${table}_names_trgm ON ${table} USING gin (all_names_norm gin_trgm_ops)`,
     `CREATE INDEX ${table}_former_names ON ${table} USING gin (former_names_norm)`,
     `CREATE INDEX ${table}_legal_form ON ${table} (legal_form_code)`,
     `CREATE INDEX ${table}_court ON ${table} (court_code)`,
@@ -67,9 +69,12 @@ SELECT c.fnr,
        search_norm(c.name) AS name_norm,
        coalesce(fn.names, '{}') AS former_names,
        coalesce(fn.norms, '{}') AS former_names_norm,
+       -- current and former names in one text, so a name search finds both through one trigram index
+       concat_ws(' | ', search_norm(c.name), array_to_string(fn.norms, ' | ')) AS all_names_norm,
        c.legal_form_code,
        coalesce(lf.name, c.legal_form_text) AS legal_form_text,
        c.court_code,
+       ct.name AS court_text,
        addr.city,
        search_norm(addr.city) AS city_norm,
        addr.zip_code,
@@ -86,6 +91,7 @@ SELECT c.fnr,
        ${figureSelect}
   FROM company c
   LEFT JOIN legal_form lf ON lf.code = c.legal_form_code
+  LEFT JOIN court ct ON ct.code = c.court_code
   LEFT JOIN LATERAL (
          SELECT array_agg(n.name ORDER BY n.vnr, n.name) AS names, array_agg(DISTINCT search_norm(n.name)) AS norms
            FROM company_name n WHERE n.fnr = c.fnr AND NOT n.is_current) fn ON true
@@ -107,7 +113,8 @@ SELECT c.fnr,
  WHERE ($1::text[] IS NULL OR c.fnr = ANY($1::text[]))`;
 
 const COLUMNS = [
-  'fnr', 'name', 'name_norm', 'former_names', 'former_names_norm', 'legal_form_code', 'legal_form_text', 'court_code',
+  'fnr', 'name', 'name_norm', 'former_names', 'former_names_norm', 'all_names_norm', 'legal_form_code', 'legal_form_text',
+  'court_code', 'court_text',
   'city', 'city_norm', 'zip_code', 'municipality_code', 'state_code', 'oenace_paths', 'is_active', 'is_scheinunternehmen',
   'has_edikt', 'has_licence', 'trade_keys', 'document_key', 'document_date', ...KEY_FIGURES.map(figureColumn),
 ];

@@ -1,0 +1,49 @@
+// The Postgres search backend over the company_search read model.
+import type { Sql } from '../../runtime/db.js';
+import { KEY_FIGURES, figureColumn, figureJsonKey } from '../../schemas/keyFigures.js';
+import { buildCountQuery, buildPageQuery } from './postgresScreenerQuery.js';
+import type { ScreenerQuery } from './screenerFilters.js';
+import type { ScreenerRow, SearchBackend } from './searchBackend.js';
+
+const toCamel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const FIGURE_FIELDS = KEY_FIGURES.map((f) => [figureJsonKey(f), toCamel(figureColumn(f))] as const);
+
+type RawRow = Record<string, unknown>;
+
+function toScreenerRow(raw: RawRow): ScreenerRow {
+  const documentDate = raw.documentDate as Date | string | null;
+  return {
+    fnr: raw.fnr as string,
+    name: raw.name as string,
+    legalFormCode: raw.legalFormCode as string | null,
+    legalFormText: raw.legalFormText as string | null,
+    courtCode: raw.courtCode as string | null,
+    courtText: raw.courtText as string | null,
+    city: raw.city as string | null,
+    zipCode: raw.zipCode as string | null,
+    isActive: raw.isActive as boolean,
+    isScheinunternehmen: raw.isScheinunternehmen as boolean,
+    hasEdikt: raw.hasEdikt as boolean,
+    documentKey: raw.documentKey as string | null,
+    documentDate: documentDate instanceof Date ? documentDate.toISOString().slice(0, 10) : documentDate,
+    figures: Object.fromEntries(FIGURE_FIELDS.map(([key, field]) => [key, (raw[field] as string | null) ?? null])),
+  };
+}
+
+export function postgresSearch(sql: Sql): SearchBackend {
+  const count = async (query: ScreenerQuery) => {
+    const { text, values } = buildCountQuery(query);
+    const [row] = await sql.unsafe<{ total: number }[]>(text, values as never[]);
+    return row?.total ?? 0;
+  };
+  return {
+    name: 'postgres',
+    count,
+    screener: async (query, options = {}) => {
+      if (options.countOnly) return { rows: [], total: await count(query) };
+      const page = buildPageQuery(query);
+      const [rows, total] = await Promise.all([sql.unsafe<RawRow[]>(page.text, page.values as never[]), count(query)]);
+      return { rows: rows.map(toScreenerRow), total };
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// Builds companies with chosen attributes through the real store functions (so every row has its
+// change rows and goes through the indexer), for search and API tests.
+import type { ParsedAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
+import type { CompanyExtract } from '../../pipeline/firmenbuch/extractParser.js';
+import { storeCompanyExtract } from '../../pipeline/store/companyStore.js';
+import { storeAnnualAccount, storeDocumentListings } from '../../pipeline/store/documentStore.js';
+import type { Sql } from '../../runtime/db.js';
+import { fnrCheckLetter } from '../../schemas/identifiers.js';
+import { emptyFigures } from '../../schemas/keyFigures.js';
+
+export interface SeedCompany {
+  digits: number;
+  name: string;
+  legalForm?: string;
+  court?: string;
+  city?: string;
+  zipCode?: string;
+  active?: boolean;
+  formerNames?: string[];
+  oenace?: string[];
+  /** Figures by JSON key (decimal strings); omitted keys are null. */
+  figures?: Record<string, string>;
+  documentDate?: string;
+}
+
+export function seedFnr(digits: number): string {
+  return `${digits}${fnrCheckLetter(digits)}`;
+}
+
+function extractFor(c: SeedCompany): CompanyExtract {
+  const fnr = seedFnr(c.digits);
+  return {
+    fnr, fnrCheckLetterValid: true, asOf: null, queriedAt: null, checksum: null,
+    name: c.name, nameLines: [c.name],
+    formerNames: (c.formerNames ?? []).map((name, i) => ({ name, lines: [name], vnr: String(i + 1).padStart(3, '0') })),
+    addresses: [{
+      isCurrent: true, vnr: '001', form: 'structured', streetLine: 'Hauptstraße 1', street: 'Hauptstraße', houseNumber: '1',
+      staircase: null, door: null, deliveryNote: null, zipCode: c.zipCode ?? '1010', city: c.city ?? 'Wien', country: 'AUT', deliverable: true,
+    }],
+    seat: c.city ?? 'Wien', municipalityCode: null, municipality: null,
+    legalForm: { code: c.legalForm ?? 'GES', text: null }, capital: null, businessPurpose: null,
+    status: c.active === false ? 'deleted' : 'active', deletion: null,
+    court: { code: c.court ?? '007', text: null }, euid: null, kur: null,
+    registerEntries: [{ vnr: '001', executedOn: '2020-01-01', court: null, az: null, applicationTexts: [], receivedOn: null }],
+    functions: [], parties: [], holdings: [], warnings: [],
+  };
+}
+
+export async function seedCompanies(sql: Sql, companies: SeedCompany[]): Promise<void> {
+  for (const c of companies) {
+    const fnr = seedFnr(c.digits);
+    await storeCompanyExtract(sql, extractFor(c));
+    for (const code of c.oenace ?? []) {
+      await sql`INSERT INTO company_oenace (fnr, version, code, is_primary, source) VALUES (${fnr}, '2008', ${code}, true, 'test')`;
+      await sql`INSERT INTO change_log (type, fnr, action, changed_fields) VALUES ('business', ${fnr}, 'updated', '{oenaces}')`;
+    }
+    if (c.figures) {
+      const key = `${String(c.digits).padStart(6, '0')}_0070000000000_000___000_30_${c.digits}_XML`;
+      const documentDate = c.documentDate ?? '2024-12-31';
+      await storeDocumentListings(sql, fnr, [{
+        key, fnr, fnrDigits: String(c.digits), az: null, documentType: { code: '48', text: 'Jahresabschluss' }, documentDate,
+        contentType: 'application/xml', fileExtension: 'xml', sizeBytes: 1, remark: null, balanceSheetDate: documentDate,
+        sizeClass: 'K', vnr: null, filedOn: null,
+      }]);
+      const parsed: ParsedAnnualAccount = {
+        format: 'jab4', fnr, companyName: c.name, documentDate, fiscalYearStart: null, fiscalYearEnd: documentDate,
+        currency: 'EUR', unit: 'E', unitFactor: 1, sizeClass: 'K', pnlMethod: null, kind: 'JAB', hasPositions: true,
+        figures: { ...emptyFigures(), ...c.figures }, warnings: [],
+      };
+      await storeAnnualAccount(sql, { documentKey: key, fnr, parsed, rawXml: '<seeded/>', filedOn: null, parserVersion: 1 });
+    }
+  }
+}

@@ -1,0 +1,108 @@
+// The search conformance suite: one list of screener cases with the answers they must give. It runs
+// against the Postgres backend here, and against Elasticsearch wherever ELASTICSEARCH_URL is set
+// (the Elasticsearch backend registers itself below when it exists); the answers must be identical.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
+import { postgresSearch } from '../../indexer/search/postgresSearch.js';
+import { screenerFilters, toScreenerQuery, oenaceEdv } from '../../indexer/search/screenerFilters.js';
+import type { SearchBackend } from '../../indexer/search/searchBackend.js';
+import { createLogger } from '../../runtime/logger.js';
+import { seedCompanies, seedFnr, type SeedCompany } from '../helpers/seedCompanies.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+
+const COMPANIES: SeedCompany[] = [
+  { digits: 34853, name: 'Müller Bau GmbH', city: 'Wien', zipCode: '1010', figures: { umsatzerloese: '5000000', bilanzSumme: '2000000', employees: '40' }, oenace: ['F 41.20-1'] },
+  { digits: 1001, name: 'Huber Holz GmbH', city: 'Linz', zipCode: '4020', court: '458', figures: { umsatzerloese: '1200000.50', bilanzSumme: '800000', employees: '12' }, oenace: ['C 16.10-0'] },
+  { digits: 1002, name: 'Alpen Handel AG', legalForm: 'AG', city: 'Innsbruck', zipCode: '6020', court: '818', figures: { umsatzerloese: '90000000', bilanzSumme: '45000000', employees: '310' } },
+  { digits: 1003, name: 'Gasthaus Zum Löwen KG', legalForm: 'KG', city: 'Graz', zipCode: '8010', court: '638', figures: { bilanzSumme: '150000' } },
+  { digits: 1004, name: 'Stillgelegt Verwaltungs GmbH', active: false, city: 'Wien', zipCode: '1010', figures: { umsatzerloese: '0', bilanzSumme: '35000', employees: '0' } },
+  { digits: 1005, name: 'Neue Software OG', legalForm: 'OG', city: 'Wien', zipCode: '1070', formerNames: ['Softwareschmiede Maier OG'], oenace: ['J 62.01-0'] },
+  { digits: 1006, name: 'Verlustbringer GmbH', city: 'Salzburg', zipCode: '5020', court: '569', figures: { umsatzerloese: '250000', jahresueberschuss: '-120000.75', bilanzSumme: '90000' } },
+];
+
+type Case = { name: string; params: Record<string, string>; expect: number[]; ordered?: boolean };
+
+/** The cases both backends must answer identically (fnrs by their digits). */
+export const SCREENER_CASES: Case[] = [
+  { name: 'no filter lists everything, active first then by name', params: {}, expect: [1002, 1003, 1001, 34853, 1005, 1006, 1004], ordered: true },
+  { name: 'fnr with leading zero and space matches', params: { fnr: '034853 f' }, expect: [34853] },
+  { name: 'fnr in upper case matches nothing', params: { fnr: '34853F' }, expect: [] },
+  { name: 'search by name part, umlaut spelled out', params: { search: 'mueller' }, expect: [34853] },
+  { name: 'search by name part with umlaut', params: { search: 'Löwen' }, expect: [1003] },
+  { name: 'search finds former names', params: { search: 'softwareschmiede' }, expect: [1005] },
+  { name: 'city, case-insensitive', params: { city: 'wien' }, expect: [34853, 1004, 1005] },
+  { name: 'zip code', params: { zipCode: '1010' }, expect: [34853, 1004] },
+  { name: 'court code', params: { courtCode: '818' }, expect: [1002] },
+  { name: 'legal form', params: { legalFormCode: 'KG' }, expect: [1003] },
+  { name: 'ÖNACE section matches its descendants', params: { oenaceCode: 'C' }, expect: [1001] },
+  { name: 'ÖNACE division in contract form', params: { oenaceCode: 'J 62' }, expect: [1005] },
+  { name: 'ÖNACE subclass exact', params: { oenaceCode: 'F 41.20-1' }, expect: [34853] },
+  { name: 'active=false', params: { active: 'false' }, expect: [1004] },
+  { name: 'range never matches a null figure', params: { 'guv.Umsatzerloese_gte': '0' }, expect: [34853, 1001, 1002, 1004, 1006] },
+  { name: 'range with decimals', params: { 'guv.Umsatzerloese_gte': '1200000.50', 'guv.Umsatzerloese_lte': '5000000' }, expect: [34853, 1001] },
+  { name: 'negative values', params: { 'guv.Jahresueberschuss_lte': '-100000' }, expect: [1006] },
+  { name: 'employees range', params: { employees_gte: '10', employees_lte: '100' }, expect: [34853, 1001] },
+  {
+    name: 'sort by revenue descending, missing last', params: { orderBy: 'guv.Umsatzerloese', orderByDescending: 'true' },
+    expect: [1002, 34853, 1001, 1006, 1004, 1003, 1005], ordered: true,
+  },
+  {
+    name: 'sort by balance-sheet total ascending with a filter', params: { orderBy: 'bilanz.BilanzSumme', 'bilanz.BilanzSumme_gte': '50000' },
+    expect: [1006, 1003, 1001, 34853, 1002], ordered: true,
+  },
+];
+
+const backends: Array<{ name: string; make: (db: TestDatabase) => SearchBackend }> = [{ name: 'postgres', make: (db) => postgresSearch(db.sql) }];
+
+for (const backend of backends) {
+  describe(`screener conformance: ${backend.name}`, () => {
+    let db: TestDatabase;
+    let search: SearchBackend;
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      await seedCompanies(db.sql, COMPANIES);
+      await rebuildReadModel(db.sql, createLogger('silent'));
+      while ((await indexOnce(db.sql)) > 0);
+      search = backend.make(db);
+    });
+    afterAll(async () => {
+      await db.drop();
+    });
+
+    for (const c of SCREENER_CASES) {
+      it(c.name, async () => {
+        const input = screenerFilters.strict().parse(c.params);
+        const query = toScreenerQuery(input, { page: 1, pageSize: 100 }, input.oenaceCode ? oenaceEdv(input.oenaceCode) : undefined);
+        const result = await search.screener(query);
+        const fnrs = result.rows.map((r) => r.fnr);
+        const expected = c.expect.map(seedFnr);
+        if (c.ordered) expect(fnrs).toEqual(expected);
+        else expect(fnrs.sort()).toEqual(expected.sort());
+        expect(result.total).toBe(c.expect.length);
+        expect(await search.count(query)).toBe(c.expect.length);
+      });
+    }
+
+    it('pages through a sorted result without gaps or repeats', async () => {
+      const input = screenerFilters.strict().parse({ orderBy: 'guv.Umsatzerloese', orderByDescending: 'true' });
+      const all: string[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const result = await search.screener(toScreenerQuery(input, { page, pageSize: 2 }));
+        all.push(...result.rows.map((r) => r.fnr));
+        expect(result.total).toBe(COMPANIES.length);
+      }
+      expect(all).toEqual([1002, 34853, 1001, 1006, 1004, 1003, 1005].map(seedFnr));
+    });
+
+    it('returns the figures with their documentDate, null staying null', async () => {
+      const result = await search.screener(toScreenerQuery(screenerFilters.parse({ fnr: '1006' + seedFnr(1006).slice(-1) }), { page: 1, pageSize: 10 }));
+      expect(result.rows[0]).toMatchObject({ fnr: seedFnr(1006), documentDate: '2024-12-31' });
+      expect(result.rows[0]!.figures).toMatchObject({ umsatzerloese: '250000', jahresueberschuss: '-120000.75', bilanzSumme: '90000', employees: null });
+    });
+
+    it('answers countOnly with the total and no rows', async () => {
+      const result = await search.screener(toScreenerQuery(screenerFilters.parse({ city: 'Wien' }), { page: 1, pageSize: 10 }), { countOnly: true });
+      expect(result).toEqual({ rows: [], total: 3 });
+    });
+  });
+}
