@@ -2,7 +2,13 @@
 // only the HTTP exchange is replaced. Tests see every request and choose every answer.
 import { Client } from '@elastic/elasticsearch';
 import { BaseConnection } from '@elastic/transport';
-import type { ConnectionRequestParams, ConnectionRequestResponse } from '@elastic/transport/lib/connection/BaseConnection.js';
+import type {
+  ConnectionRequestOptions,
+  ConnectionRequestOptionsAsStream,
+  ConnectionRequestParams,
+  ConnectionRequestResponse,
+  ConnectionRequestResponseAsStream,
+} from '@elastic/transport/lib/connection/BaseConnection.js';
 
 export interface RecordedRequest {
   method: string;
@@ -15,7 +21,10 @@ export type EsResponder = (req: RecordedRequest) => { statusCode?: number; body:
 export function fakeEsClient(respond: EsResponder): { client: Client; requests: RecordedRequest[] } {
   const requests: RecordedRequest[] = [];
   class FakeConnection extends BaseConnection {
-    override async request(params: ConnectionRequestParams): Promise<ConnectionRequestResponse> {
+    override request(params: ConnectionRequestParams, options: ConnectionRequestOptions): Promise<ConnectionRequestResponse>;
+    override request(params: ConnectionRequestParams, options: ConnectionRequestOptionsAsStream): Promise<ConnectionRequestResponseAsStream>;
+    // The client never asks for streamed answers in these tests; every answer is a complete body.
+    override async request(params: ConnectionRequestParams): Promise<ConnectionRequestResponse | ConnectionRequestResponseAsStream> {
       const body = params.body == null ? '' : Buffer.isBuffer(params.body) ? params.body.toString('utf8') : String(params.body);
       const req = { method: params.method, path: params.path, body };
       requests.push(req);
