@@ -51,6 +51,8 @@ export async function seedCompanies(sql: Sql, companies: SeedCompany[]): Promise
     const fnr = seedFnr(c.digits);
     await storeCompanyExtract(sql, extractFor(c));
     for (const code of c.oenace ?? []) {
+      const [known] = await sql`SELECT 1 FROM oenace_class WHERE version = '2008' AND code = ${code}`;
+      if (!known) throw new Error(`seed: ${code} is no ÖNACE 2008 code`);
       await sql`INSERT INTO company_oenace (fnr, version, code, is_primary, source) VALUES (${fnr}, '2008', ${code}, true, 'test')`;
       await sql`INSERT INTO change_log (type, fnr, action, changed_fields) VALUES ('business', ${fnr}, 'updated', '{oenaces}')`;
     }

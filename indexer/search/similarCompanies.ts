@@ -1,0 +1,71 @@
+// Companies similar to one company: nearest industry code, size and region.
+//   similarity = 0.5 x industry + 0.3 x size + 0.2 x region, each 0..1:
+//   industry: depth of the deepest shared ÖNACE level (subclass 1.0, class 0.8, group 0.6, division 0.4, section 0.2);
+//   size: mean over revenue, balance-sheet total and employees (where both report a positive value) of
+//         exp(-|ln a - ln b|), i.e. 1 for equal size and 0.37 for a factor e apart;
+//   region: same municipality 1, same federal state 0.5.
+// Candidates share at least the ÖNACE section; companies without an industry code are compared with
+// companies of the same legal form in the same state.
+import type { Sql } from '../../runtime/db.js';
+import { KEY_FIGURES, figureColumn, figureJsonKey } from '../../schemas/keyFigures.js';
+import { RESULT_COLUMNS } from './postgresScreenerQuery.js';
+import type { ScreenerRow } from './searchBackend.js';
+
+/** Upper bound on candidates scored per request: keeps the answer bounded on broad sections. */
+const MAX_CANDIDATES = 20_000;
+
+const toCamel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+function toRow(raw: Record<string, unknown>): ScreenerRow {
+  const date = raw.documentDate as Date | null;
+  return {
+    fnr: raw.fnr as string, name: raw.name as string,
+    legalFormCode: raw.legalFormCode as string | null, legalFormText: raw.legalFormText as string | null,
+    courtCode: raw.courtCode as string | null, courtText: raw.courtText as string | null,
+    city: raw.city as string | null, zipCode: raw.zipCode as string | null,
+    isActive: raw.isActive as boolean, isScheinunternehmen: raw.isScheinunternehmen as boolean, hasEdikt: raw.hasEdikt as boolean,
+    documentKey: raw.documentKey as string | null,
+    documentDate: date instanceof Date ? date.toISOString().slice(0, 10) : (date as string | null),
+    figures: Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), (raw[toCamel(figureColumn(f))] as string | null) ?? null])),
+  };
+}
+
+const sizeTerm = (column: string) =>
+  `CASE WHEN s.${column} > 0 AND t.${column} > 0 THEN exp(-abs(ln(s.${column}) - ln(t.${column}))) END`;
+
+const SIMILAR_SQL = `
+WITH t AS (SELECT * FROM company_search WHERE fnr = $1),
+candidates AS (
+  SELECT s.*,
+         (SELECT coalesce(max(length(p)), 0) FROM unnest(s.oenace_paths) p WHERE p = ANY (t.oenace_paths)) AS shared_depth,
+         (SELECT avg(v) FROM unnest(ARRAY[${['fig_umsatzerloese', 'fig_bilanzsumme', 'fig_employees'].map(sizeTerm).join(', ')}]) v) AS size_score,
+         CASE WHEN s.municipality_code IS NOT NULL AND s.municipality_code = t.municipality_code THEN 1.0
+              WHEN s.state_code IS NOT NULL AND s.state_code = t.state_code THEN 0.5 ELSE 0 END AS region_score
+    FROM company_search s, t
+   WHERE s.fnr <> t.fnr
+     AND (CASE WHEN cardinality(t.oenace_paths) > 0 THEN s.oenace_paths && t.oenace_paths
+               ELSE s.legal_form_code IS NOT DISTINCT FROM t.legal_form_code AND s.state_code IS NOT DISTINCT FROM t.state_code END)
+   LIMIT ${MAX_CANDIDATES}
+),
+scored AS (
+  SELECT *,
+         round((0.5 * (CASE shared_depth WHEN 6 THEN 1.0 WHEN 5 THEN 0.8 WHEN 4 THEN 0.6 WHEN 3 THEN 0.4 WHEN 1 THEN 0.2 ELSE 0 END)
+              + 0.3 * coalesce(size_score, 0) + 0.2 * region_score)::numeric, 4)::float8 AS similarity
+    FROM candidates
+)
+SELECT ${RESULT_COLUMNS.join(', ')}, similarity, count(*) OVER () AS total_records
+  FROM scored ORDER BY similarity DESC, fnr LIMIT $2 OFFSET $3`;
+
+export async function findSimilar(
+  sql: Sql,
+  fnr: string,
+  paging: { page: number; pageSize: number },
+): Promise<{ rows: Array<{ row: ScreenerRow; similarity: number }>; total: number } | null> {
+  const [exists] = await sql`SELECT 1 FROM company_search WHERE fnr = ${fnr}`;
+  if (!exists) return null;
+  const rows = await sql.unsafe<Record<string, unknown>[]>(SIMILAR_SQL, [fnr, paging.pageSize, (paging.page - 1) * paging.pageSize]);
+  return {
+    rows: rows.map((r) => ({ row: toRow(r), similarity: r.similarity as number })),
+    total: (rows[0]?.totalRecords as number | undefined) ?? 0,
+  };
+}
