@@ -70,7 +70,11 @@ export async function findNames(sql: Sql, term: string, limit: number): Promise<
   const hits: RawHit[] = [];
   const seen = new Set<string>();
   const add = (rows: RawHit[]) => {
-    for (const r of rows) if (!seen.has(r.fnr)) (seen.add(r.fnr), hits.push(r));
+    for (const r of rows) {
+      if (seen.has(r.fnr)) continue;
+      seen.add(r.fnr);
+      hits.push(r);
+    }
   };
 
   add(await sql<RawHit[]>`
