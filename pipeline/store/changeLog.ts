@@ -87,3 +87,47 @@ export async function readChanges(sql: Sql, query: ChangeQuery): Promise<ChangeR
      ORDER BY id
      LIMIT ${query.limit} OFFSET ${query.offset ?? 0}`;
 }
+
+export interface ChangePageQuery {
+  type?: ChangeType;
+  afterId?: number;
+  since?: Date;
+  fnr?: string;
+  page: number;
+  pageSize: number;
+  /** totalRecords is exact up to this many matches and reported as this value above (page cap x pageSize). */
+  countCap: number;
+}
+
+/**
+ * One page of a change feed and its total, both read below the same safe bound, so the total never
+ * counts a change the page could not show.
+ */
+export async function readChangePage(sql: Sql, query: ChangePageQuery): Promise<{ rows: ChangeRow[]; total: number }> {
+  const bound = await safeChangeBound(sql);
+  const where = () => sql`
+     id > ${query.afterId ?? 0} AND id < ${bound}
+     ${query.type ? sql`AND type = ${query.type}` : sql``}
+     ${query.fnr ? sql`AND fnr = ${query.fnr}` : sql``}
+     ${query.since ? sql`AND recorded_at >= ${query.since}` : sql``}`;
+  const [rows, [counted]] = await Promise.all([
+    sql<ChangeRow[]>`
+      SELECT id, type, fnr, recorded_at, action, changed_fields, vnr, document_key, edikt_id, gisa_zahl
+        FROM change_log WHERE ${where()}
+       ORDER BY id LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+    // Counting stops at the cap: past it the answer is "at least that many" and costs no more.
+    sql<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 FROM change_log WHERE ${where()} LIMIT ${query.countCap}) capped`,
+  ]);
+  return { rows, total: counted!.n };
+}
+
+/** The snapshot a change recorded (court notices keep the notice as the change left it). */
+export async function changeSnapshot(sql: Sql, id: number, type: ChangeType): Promise<{ row: ChangeRow; snapshot: unknown } | null> {
+  const bound = await safeChangeBound(sql);
+  const [row] = await sql<(ChangeRow & { snapshot: unknown })[]>`
+    SELECT id, type, fnr, recorded_at, action, changed_fields, vnr, document_key, edikt_id, gisa_zahl, snapshot
+      FROM change_log WHERE id = ${id} AND type = ${type} AND id < ${bound}`;
+  if (!row) return null;
+  const { snapshot, ...change } = row;
+  return { row: change, snapshot };
+}

@@ -1,0 +1,80 @@
+// The five change feeds, the aggregated feed and single court-notice changes. Every read goes
+// through the change log's safe bound: a feed never shows an id while a lower one may still commit,
+// so a consumer that stores the highest id it has seen misses nothing.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { changeSnapshot, readChangePage, type ChangeRow, type ChangeType } from '../../pipeline/store/changeLog.js';
+import type { Sql } from '../../runtime/db.js';
+import { fnrFilterValue } from '../../schemas/identifiers.js';
+import { notFound, validationFailed } from '../errors.js';
+import { presentPage } from '../presenters/envelope.js';
+import { pagingShape, parseQuery } from '../validation.js';
+
+export const FEED_MAX_PAGE = 1000;
+export const FEED_DEFAULT_PAGE_SIZE = 100;
+export const AGGREGATED_MAX_PER_TYPE = 2000;
+
+const isoTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp such as 2025-03-04T10:12:00Z' }).transform((v) => new Date(v));
+const feedQuery = z.object({
+  sinceId: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').optional(),
+  since: isoTimestamp.optional(),
+  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
+  ...pagingShape(FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE),
+});
+const aggregatedQuery = z.object({
+  since: isoTimestamp.optional(),
+  maxResultsPerType: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1')
+    .max(AGGREGATED_MAX_PER_TYPE, `must be at most ${AGGREGATED_MAX_PER_TYPE}`).default(100),
+});
+
+/** Change entry per api-decisions.md: the common fields plus the type's own key. */
+export function presentChange(c: ChangeRow) {
+  const entry: Record<string, unknown> = {
+    id: c.id, type: c.type, fnr: c.fnr, recordedAt: c.recordedAt.toISOString(), action: c.action, changedFields: c.changedFields,
+  };
+  if (c.type === 'business') entry.vnr = c.vnr;
+  if (c.type === 'document') entry.documentKey = c.documentKey;
+  if (c.type === 'edikt') entry.ediktId = c.ediktId;
+  if (c.type === 'trade') entry.gisaZahl = c.gisaZahl;
+  return entry;
+}
+
+const FEEDS: Array<[path: string, type: ChangeType | undefined]> = [
+  ['/businesses/changes', 'business'],
+  ['/documents/changes', 'document'],
+  ['/edikte/changes', 'edikt'],
+  ['/trades/changes', 'trade'],
+  ['/globalchanges', undefined],
+];
+
+export function changeFeedRouter(sql: Sql): Router {
+  const router = new Router();
+
+  for (const [path, type] of FEEDS) {
+    router.get(path, async (ctx) => {
+      const q = parseQuery(feedQuery, ctx.query);
+      const cap = FEED_MAX_PAGE * q.pageSize;
+      const { rows, total } = await readChangePage(sql, { type, afterId: q.sinceId, since: q.since, fnr: q.fnr, page: q.page, pageSize: q.pageSize, countCap: cap });
+      const envelope = presentPage(rows.map(presentChange), q.page, q.pageSize, total);
+      ctx.body = { ...envelope, totalPages: Math.min(envelope.totalPages, FEED_MAX_PAGE) };
+    });
+  }
+
+  router.get('/globalchanges/aggregated', async (ctx) => {
+    const q = parseQuery(aggregatedQuery, ctx.query);
+    const read = (type: ChangeType | undefined) =>
+      readChangePage(sql, { type, since: q.since, page: 1, pageSize: q.maxResultsPerType, countCap: q.maxResultsPerType }).then((r) => r.rows.map(presentChange));
+    const [businessChanges, documentChanges, ediktChanges, globalChanges] = await Promise.all([read('business'), read('document'), read('edikt'), read(undefined)]);
+    ctx.body = { businessChanges, documentChanges, ediktChanges, globalChanges };
+  });
+
+  router.get('/edikte/changes/:id', async (ctx) => {
+    const id = Number(ctx.params.id);
+    if (!/^\d+$/.test(ctx.params.id ?? '') || !Number.isSafeInteger(id)) throw validationFailed({ id: ['must be a change id (a positive integer)'] });
+    const found = await changeSnapshot(sql, id, 'edikt');
+    if (!found) throw notFound(`No court-notice change has the id ${id}.`);
+    ctx.body = { ...presentChange(found.row), notice: found.snapshot ?? null };
+  });
+
+  return router;
+}

@@ -1,0 +1,161 @@
+// The change feeds: the spec's polling recipe under a concurrent writer sees every change exactly
+// once and never a gap; the page and total caps; sinceId/since/fnr; the aggregated feed; single
+// court-notice changes.
+import Router from '@koa/router';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { correlationId } from '../../api/middleware/correlationId.js';
+import { errorHandler } from '../../api/middleware/errorHandler.js';
+import { changeFeedRouter } from '../../api/routes/changeFeeds.js';
+import { recordChanges } from '../../pipeline/store/changeLog.js';
+import { createLogger } from '../../runtime/logger.js';
+import { json, serve, type TestHttp } from '../helpers/httpClient.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+
+let db: TestDatabase;
+let http: TestHttp;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ max: 10 });
+  const app = new Koa();
+  app.silent = true;
+  app.use(correlationId());
+  app.use(errorHandler(createLogger('silent')));
+  const api = new Router({ prefix: '/api/v1' });
+  const feeds = changeFeedRouter(db.sql);
+  api.use(feeds.routes());
+  app.use(api.routes());
+  http = await serve(app);
+});
+afterAll(async () => {
+  await http.close();
+  await db.drop();
+});
+
+async function page(path: string) {
+  const res = await http.get(path);
+  expect(res.status, path).toBe(200);
+  return json(res) as Promise<{ data: Array<{ id: number } & Record<string, unknown>>; totalRecords: number; totalPages: number; pageSize: number }>;
+}
+
+describe('polling recipe', () => {
+  it('a consumer following the recipe under a concurrent writer gets every change once and never sees a gap', async () => {
+    const [start] = await db.sql<{ max: number }[]>`SELECT coalesce(max(id), 0)::int AS max FROM change_log`;
+    let writing = true;
+    const writer = (async () => {
+      for (let t = 0; t < 60; t++) {
+        const conn = await db.sql.reserve();
+        try {
+          await conn`BEGIN`;
+          await conn`INSERT INTO change_log (type, fnr, action, changed_fields) VALUES ('business', ${`${t}a`}, 'updated', '{name}')`;
+          // Some transactions stay open while later ones commit: ids become visible out of order.
+          if (t % 4 === 0) await new Promise((r) => setTimeout(r, 15));
+          await conn`COMMIT`;
+        } finally {
+          conn.release();
+        }
+      }
+    })();
+    const others = (async () => {
+      for (let t = 0; t < 40; t++) {
+        await db.sql.begin((tx) => recordChanges(tx, [{ type: 'document', fnr: `${t}b`, action: 'created', changedFields: [], documentKey: `K${t}` }]));
+      }
+    })();
+    void Promise.all([writer, others]).then(() => {
+      writing = false;
+    });
+
+    const pageSize = 7;
+    let watermark = start!.max;
+    const seen: number[] = [];
+    let sawGap = false;
+    for (let idle = 0; idle < 3; ) {
+      const done = !writing;
+      let highest = watermark;
+      for (let p = 1; ; p++) {
+        const body = await page(`/api/v1/globalchanges?sinceId=${watermark}&page=${p}&pageSize=${pageSize}`);
+        for (const c of body.data) {
+          if (c.id <= watermark) sawGap = true;
+          seen.push(c.id);
+          highest = Math.max(highest, c.id);
+        }
+        if (body.data.length < pageSize) break;
+      }
+      if (highest === watermark && done) idle++;
+      watermark = highest;
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    const committed = (await db.sql<{ id: number }[]>`SELECT id FROM change_log WHERE id > ${start!.max} ORDER BY id`).map((r) => r.id);
+    expect(sawGap).toBe(false);
+    expect([...new Set(seen)].sort((a, b) => a - b)).toEqual(committed);
+    expect(committed).toHaveLength(100);
+  });
+});
+
+describe('feed parameters and caps', () => {
+  let first = 0;
+  beforeAll(async () => {
+    await db.sql`DELETE FROM change_log`;
+    const ids = await db.sql.begin((tx) =>
+      recordChanges(tx, Array.from({ length: 1005 }, (_, i) => ({ type: 'business' as const, fnr: i % 5 === 0 ? '34853f' : `${i}x`, action: 'updated' as const, changedFields: ['name'] }))),
+    );
+    first = ids[0]!;
+    await db.sql.begin((tx) =>
+      recordChanges(tx, [
+        { type: 'edikt', fnr: '34853f', action: 'created', changedFields: ['opened'], ediktId: '458015S0001225001', snapshot: { ediktId: '458015S0001225001', proceeding: 'KV' } },
+        { type: 'trade', fnr: null, action: 'updated', changedFields: ['wording'], gisaZahl: '123456784' },
+      ]),
+    );
+  });
+
+  it('caps totalRecords at 1000 x pageSize and totalPages at 1000, exact below the cap', async () => {
+    const capped = await page('/api/v1/businesses/changes?sinceId=0&pageSize=1');
+    expect(capped.totalRecords).toBe(1000);
+    expect(capped.totalPages).toBe(1000);
+    const exact = await page('/api/v1/businesses/changes?sinceId=0&pageSize=2');
+    expect(exact.totalRecords).toBe(1005);
+    expect(exact.totalPages).toBe(503);
+    const byFnr = await page('/api/v1/businesses/changes?fnr=034853%20f&pageSize=1');
+    expect(byFnr.totalRecords).toBe(201);
+    expect(byFnr.data[0]).toMatchObject({ fnr: '34853f', type: 'business', action: 'updated', changedFields: ['name'] });
+  });
+
+  it('refuses page 1001 and pageSize above 1000 with a 400', async () => {
+    for (const path of ['/api/v1/globalchanges?page=1001', '/api/v1/globalchanges?pageSize=1001', '/api/v1/edikte/changes?sinceId=-1', '/api/v1/globalchanges?since=yesterday']) {
+      const res = await http.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+    }
+  });
+
+  it('treats sinceId as exclusive and since as inclusive; the same id appears in the typed and global feeds', async () => {
+    const after = await page(`/api/v1/businesses/changes?sinceId=${first}&pageSize=1`);
+    expect(after.data[0]!.id).toBe(first + 1);
+    const [row] = await db.sql<{ recordedAt: Date }[]>`SELECT recorded_at FROM change_log WHERE type = 'edikt'`;
+    const since = await page(`/api/v1/globalchanges?since=${encodeURIComponent(row!.recordedAt.toISOString())}&pageSize=1000`);
+    expect(since.data.map((c) => c.type)).toEqual(['edikt', 'trade']);
+    const edikt = await page('/api/v1/edikte/changes?sinceId=0');
+    expect(edikt.data).toEqual([expect.objectContaining({ id: since.data[0]!.id, ediktId: '458015S0001225001', fnr: '34853f' })]);
+    const trade = await page('/api/v1/trades/changes?sinceId=0');
+    expect(trade.data[0]).toMatchObject({ type: 'trade', gisaZahl: '123456784', fnr: null });
+  });
+
+  it('answers the aggregated feed with four arrays, each cut at maxResultsPerType', async () => {
+    const res = await http.get('/api/v1/globalchanges/aggregated?maxResultsPerType=3');
+    const body = await json(res);
+    expect(Object.keys(body).sort()).toEqual(['businessChanges', 'documentChanges', 'ediktChanges', 'globalChanges']);
+    expect(body.businessChanges).toHaveLength(3);
+    expect(body.ediktChanges).toHaveLength(1);
+    expect(body.documentChanges).toEqual([]);
+    expect(body.globalChanges.map((c: { id: number }) => c.id)).toEqual([first, first + 1, first + 2]);
+    expect((await http.get('/api/v1/globalchanges/aggregated?maxResultsPerType=2001')).status).toBe(400);
+  });
+
+  it('answers one court notice by its change id, as the change left it', async () => {
+    const edikt = await page('/api/v1/edikte/changes?sinceId=0');
+    const body = await json(await http.get(`/api/v1/edikte/changes/${edikt.data[0]!.id}`));
+    expect(body).toMatchObject({ id: edikt.data[0]!.id, type: 'edikt', notice: { ediktId: '458015S0001225001', proceeding: 'KV' } });
+    expect((await http.get(`/api/v1/edikte/changes/${first}`)).status).toBe(404);
+    expect((await http.get('/api/v1/edikte/changes/abc')).status).toBe(400);
+  });
+});
