@@ -17,6 +17,12 @@ export interface PipelineOptions {
   concurrency: number;
   /** Repeatable polls of the change feeds; off for replays, which enqueue their windows themselves. */
   schedules?: { companyChangesEveryMs: number; documentChangesEveryMs: number } | null;
+  /**
+   * How long a worker's lock on a job lasts and how often stalled jobs (their worker died) are looked
+   * for; a killed worker's jobs are taken up again after about lock + interval. Defaults 30 s / 30 s.
+   */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
   /** First retry delay; doubles per attempt (default 1 s). */
   backoffDelayMs?: number;
   /** Key prefix in Redis, so tests and replays can run beside a live pipeline. */
@@ -64,6 +70,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       connection: workerConnection,
       prefix,
       concurrency: options.concurrency,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      // A job whose worker died is run again (jobs are idempotent); twice is a pattern worth failing on.
+      maxStalledCount: 2,
       // The per-upstream rate limit: BullMQ's limiter is global per queue, which is one upstream here.
       limiter: { max: options.firmenbuch.ratePerSecond, duration: 1000 },
     });

@@ -3,6 +3,8 @@
 // prints the base URL and the key.
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
 import { startApi } from '../../api/server.js';
+import { ensureReadModel, startIndexer } from '../../indexer/indexer.js';
+import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { onShutdown } from '../shutdown.js';
 
@@ -10,11 +12,20 @@ const DEMO_EMAIL = 'demo@example.org';
 
 runMain(async () => {
   const rt = await bootstrap({ applicationName: 'demo' });
+  const [stored] = await rt.sql<{ companies: number }[]>`SELECT count(*)::int AS companies FROM company`;
+  if (stored?.companies === 0) {
+    // First run on this database: load the bundled corpus through the real pipeline.
+    console.log('Replaying the bundled fixtures into a fresh database ...');
+    const summary = await replay({ sql: rt.sql, redisUrl: rt.redisUrl, log: rt.log, fixturesDir: BUNDLED_CORPUS, prefix: 'demo-replay' });
+    console.log(`  ${summary.companies} companies, ${summary.persons} persons, ${summary.filings} filings, ${summary.changes} change rows, ${summary.failures} failures`);
+  }
   const account = (await findAccountByEmail(rt.sql, DEMO_EMAIL)) ?? (await createAccount(rt.sql, { email: DEMO_EMAIL, plan: 'api' }));
   // Keys are stored hashed and shown once, so each demo run issues a new one and retires the old.
   await rt.sql`UPDATE api_key SET revoked_at = now() WHERE account_id = ${account.id} AND label = 'demo' AND revoked_at IS NULL`;
   const issued = await createApiKey(rt.sql, { accountId: account.id, label: 'demo' });
+  await ensureReadModel(rt.sql, rt.log);
+  const indexer = startIndexer(rt.sql, rt.log);
   const api = await startApi({ sql: rt.sql, log: rt.log, port: rt.config.PORT });
   console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' ${api.baseUrl}/courts\n`);
-  onShutdown(rt.log, [api.close, rt.close]);
+  onShutdown(rt.log, [api.close, indexer.close, rt.close]);
 });

@@ -1,0 +1,94 @@
+// Runs the fake Firmenbuch HVD service on a corpus directory, for operators and local runs without internet:
+//   tsx pipeline/firmenbuch/fakeUpstreamCli.ts --fixtures fixtures/corpus --port 9090 [--rate429 0.1 ...]
+// Prints the base URL (point FIRMENBUCH_BASE_URL at it) and serves until SIGINT/SIGTERM.
+
+import { parseArgs } from 'node:util';
+import type { FirmenbuchOperation } from './soapEnvelope.js';
+import { FIRMENBUCH_OPERATIONS } from './soapEnvelope.js';
+import { startFakeFirmenbuch, type FaultOptions } from './fakeUpstream.js';
+
+const USAGE = `usage: fakeUpstreamCli --fixtures <dir> [--port 9090] [--host 127.0.0.1] [--api-key KEY] [--today yyyy-mm-dd]
+  [--seed N] [--rate429 P] [--retry-after S] [--rate500 P] [--rate-timeout P] [--timeout-ms MS] [--rate-truncated P]
+  [--only auszug,urkunde,...]`;
+
+const { values } = parseArgs({
+  options: {
+    fixtures: { type: 'string' },
+    port: { type: 'string', default: '9090' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'api-key': { type: 'string' },
+    today: { type: 'string' },
+    seed: { type: 'string' },
+    rate429: { type: 'string' },
+    'retry-after': { type: 'string' },
+    rate500: { type: 'string' },
+    'rate-timeout': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    'rate-truncated': { type: 'string' },
+    only: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+/** A number option, or undefined when not given; anything unreadable stops the CLI. */
+function numberOption(name: string, raw: string | undefined, range?: [number, number]): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || (range && (value < range[0] || value > range[1]))) fail(`--${name}: not a valid number: ${raw}`);
+  return value;
+}
+
+function operations(raw: string | undefined): FirmenbuchOperation[] | undefined {
+  if (raw === undefined) return undefined;
+  const known = Object.keys(FIRMENBUCH_OPERATIONS);
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = list.filter((op) => !known.includes(op));
+  if (unknown.length > 0) fail(`--only: unknown operation(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  return list as FirmenbuchOperation[];
+}
+
+function faultOptions(): FaultOptions {
+  return {
+    seed: numberOption('seed', values.seed),
+    rate429: numberOption('rate429', values.rate429, [0, 1]),
+    retryAfterSeconds: numberOption('retry-after', values['retry-after'], [0, 86_400]),
+    rate500: numberOption('rate500', values.rate500, [0, 1]),
+    rateTimeout: numberOption('rate-timeout', values['rate-timeout'], [0, 1]),
+    timeoutMs: numberOption('timeout-ms', values['timeout-ms'], [0, 3_600_000]),
+    rateTruncated: numberOption('rate-truncated', values['rate-truncated'], [0, 1]),
+    only: operations(values.only),
+  };
+}
+
+async function main(): Promise<void> {
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (!values.fixtures) fail('--fixtures is required');
+  const fake = await startFakeFirmenbuch({
+    corpus: values.fixtures,
+    port: numberOption('port', values.port, [0, 65_535]),
+    host: values.host,
+    apiKey: values['api-key'],
+    today: values.today,
+    faults: faultOptions(),
+  });
+  console.log(`fake Firmenbuch HVD: ${fake.corpus.companies.size} companies, ${fake.corpus.documents.size} documents`);
+  console.log(fake.url);
+  const stop = () => {
+    void fake.close().then(() => {
+      console.error(`stopped; requests ${JSON.stringify(fake.stats.requests)}, injected faults ${JSON.stringify(fake.stats.faults)}`);
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+await main();
