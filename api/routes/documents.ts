@@ -1,0 +1,54 @@
+// GET /documents/download/{documentKey}: the document in its own type (application/pdf or
+// application/xml). The stored copy when the pipeline holds one; otherwise fetched live from the
+// register (and kept, when the document is known). When the register cannot be reached the answer is
+// 503 text/plain with exactly the contract's sentence.
+import Router from '@koa/router';
+import type { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
+import { storeDocumentContent } from '../../pipeline/store/documentStore.js';
+import type { Sql } from '../../runtime/db.js';
+import { notFound } from '../errors.js';
+
+export const REGISTER_UNAVAILABLE = 'Firmenbuch API aktuell nicht verfügbar';
+
+/** application/pdf or application/xml from the register's metadata, else from the KEY's suffix. */
+export function documentContentType(key: string, stored: string | null): string {
+  if (stored === 'application/pdf' || stored === 'application/xml') return stored;
+  return /_PDF$/i.test(key) ? 'application/pdf' : 'application/xml';
+}
+
+type DocumentFetcher = Pick<FirmenbuchClient, 'document'>;
+
+export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher }): Router {
+  const router = new Router();
+  router.get('/documents/download/:documentKey', async (ctx) => {
+    const key = ctx.params.documentKey!;
+    const [stored] = await deps.sql<{ content: Buffer | null; contentType: string | null; fileExtension: string | null }[]>`
+      SELECT content, content_type, file_extension FROM document WHERE document_key = ${key}`;
+    let content = stored?.content ?? null;
+    let contentType = documentContentType(key, stored?.contentType ?? null);
+    if (!content) {
+      try {
+        const live = await deps.firmenbuch.document(key);
+        if (!live.content) throw notFound(`The register holds no content for document ${key}.`);
+        content = live.content;
+        contentType = documentContentType(key, live.contentType ?? stored?.contentType ?? null);
+        if (stored) await storeDocumentContent(deps.sql, key, content, null);
+      } catch (err) {
+        const name = (err as Error).name;
+        if (name === 'ApiError') throw err;
+        if (name === 'FirmenbuchFaultError' && (err as { kind?: string }).kind === 'invalidKey') throw notFound(`No document has the key ${key}.`);
+        // Unreachable, throttled, timed out or answering nonsense: the contract's 503, not a 500.
+        ctx.status = 503;
+        ctx.type = 'text/plain; charset=utf-8';
+        ctx.set('Retry-After', '60');
+        ctx.body = REGISTER_UNAVAILABLE;
+        return;
+      }
+    }
+    ctx.status = 200;
+    ctx.type = contentType;
+    ctx.set('Content-Disposition', `attachment; filename="${key}.${contentType === 'application/pdf' ? 'pdf' : 'xml'}"`);
+    ctx.body = content;
+  });
+  return router;
+}

@@ -1,0 +1,117 @@
+// People: search (GET /people), the name index (GET /people/names) and the person profile with every
+// registered function and an indication of open court notices (GET /people/{personId}).
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { Sql } from '../../runtime/db.js';
+import { fnrFilterValue } from '../../schemas/identifiers.js';
+import { notFound } from '../errors.js';
+import { presentPage } from '../presenters/envelope.js';
+import { pagingShape, parseQuery } from '../validation.js';
+
+const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const peopleQuery = z.object({
+  firstName: name.optional(),
+  lastName: name.optional(),
+  functionCode: z.string().trim().regex(/^[A-Z]{1,4}$/, 'must be a function code such as GF').optional(),
+  companyName: name.optional(),
+  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
+  ...pagingShape(),
+});
+const namesQuery = z.object({ search: name, ...pagingShape() });
+
+const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString().slice(0, 10) : v);
+const prefix = (v: string) => `${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+interface FunctionRow {
+  personId: string;
+  fnr: string;
+  companyName: string;
+  companyIsActive: boolean;
+  functionCode: string;
+  functionText: string | null;
+  representationCode: string | null;
+  representationText: string | null;
+  since: Date | null;
+  until: Date | null;
+  isCurrent: boolean;
+}
+
+async function functionsOf(sql: Sql, personIds: string[]): Promise<Map<string, FunctionRow[]>> {
+  const rows = await sql<FunctionRow[]>`
+    SELECT p.person_id, f.fnr, c.name AS company_name, c.status = 'active' AS company_is_active, f.function_code,
+           coalesce(f.function_text, fc.text) AS function_text, f.representation_code, f.representation_text, f.since, f.until, f.is_current
+      FROM company_party p
+      JOIN company_function f USING (fnr, pnr)
+      JOIN company c ON c.fnr = f.fnr
+      LEFT JOIN function_code fc ON fc.code = f.function_code
+     WHERE p.person_id = ANY(${personIds})
+     ORDER BY f.is_current DESC, c.name, f.function_code, f.vnr`;
+  const byPerson = new Map<string, FunctionRow[]>();
+  for (const r of rows) byPerson.set(r.personId, [...(byPerson.get(r.personId) ?? []), r]);
+  return byPerson;
+}
+
+const presentFunction = (f: FunctionRow) => ({
+  fnr: f.fnr, companyName: f.companyName, companyIsActive: f.companyIsActive, functionCode: f.functionCode, functionText: f.functionText,
+  representation: f.representationCode ? { code: f.representationCode, text: f.representationText } : null,
+  since: isoDate(f.since), until: isoDate(f.until), isCurrent: f.isCurrent,
+});
+
+export function peopleRouter(sql: Sql): Router {
+  const router = new Router();
+
+  router.get('/people', async (ctx) => {
+    const q = parseQuery(peopleQuery, ctx.query);
+    const rows = await sql<{ personId: string; firstName: string | null; lastName: string | null; birthDate: Date | null; totalRecords: number }[]>`
+      SELECT p.person_id, p.first_name, p.last_name, p.birth_date, count(*) OVER () AS total_records
+        FROM person p
+       WHERE true
+         ${q.firstName ? sql`AND lower(p.first_name) LIKE ${prefix(q.firstName)}` : sql``}
+         ${q.lastName ? sql`AND lower(p.last_name) LIKE ${prefix(q.lastName)}` : sql``}
+         ${q.functionCode || q.companyName || q.fnr ? sql`AND EXISTS (
+              SELECT 1 FROM company_party cp JOIN company_function f USING (fnr, pnr) JOIN company c ON c.fnr = cp.fnr
+               WHERE cp.person_id = p.person_id
+                 ${q.functionCode ? sql`AND f.function_code = ${q.functionCode}` : sql``}
+                 ${q.fnr ? sql`AND cp.fnr = ${q.fnr}` : sql``}
+                 ${q.companyName ? sql`AND search_norm(c.name) LIKE '%' || search_norm(${q.companyName}) || '%'` : sql``})` : sql``}
+       ORDER BY p.last_name, p.first_name, p.person_id
+       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+    const functions = await functionsOf(sql, rows.map((r) => r.personId));
+    ctx.body = presentPage(
+      rows.map((r) => ({
+        personId: r.personId, firstName: r.firstName, lastName: r.lastName, birthDate: isoDate(r.birthDate),
+        functions: (functions.get(r.personId) ?? []).map(presentFunction),
+      })),
+      q.page, q.pageSize, rows[0]?.totalRecords ?? 0,
+    );
+  });
+
+  router.get('/people/names', async (ctx) => {
+    const q = parseQuery(namesQuery, ctx.query);
+    const rows = await sql<{ personId: string; name: string; birthDate: Date | null; totalRecords: number }[]>`
+      SELECT person_id, concat_ws(' ', first_name, last_name) AS name, birth_date, count(*) OVER () AS total_records
+        FROM person
+       WHERE name_norm LIKE ${prefix(q.search)} OR lower(last_name) LIKE ${prefix(q.search)}
+       ORDER BY name_norm, person_id
+       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+    ctx.body = presentPage(rows.map((r) => ({ personId: r.personId, name: r.name, birthDate: isoDate(r.birthDate) })), q.page, q.pageSize, rows[0]?.totalRecords ?? 0);
+  });
+
+  router.get('/people/:personId', async (ctx) => {
+    const [person] = await sql<{ personId: string; firstName: string | null; lastName: string | null; titleBefore: string | null; titleAfter: string | null; birthDate: Date | null }[]>`
+      SELECT person_id, first_name, last_name, title_before, title_after, birth_date FROM person WHERE person_id = ${ctx.params.personId!}`;
+    if (!person) throw notFound(`No person has the id ${ctx.params.personId}.`);
+    const functions = (await functionsOf(sql, [person.personId])).get(person.personId) ?? [];
+    const [notices] = await sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM court_notice WHERE is_open AND fnr = ANY(${[...new Set(functions.map((f) => f.fnr))]})`;
+    ctx.body = {
+      personId: person.personId, firstName: person.firstName, lastName: person.lastName,
+      titles: { before: person.titleBefore, after: person.titleAfter }, birthDate: isoDate(person.birthDate),
+      functions: functions.map(presentFunction),
+      // Open court notices on a company the person holds a function in.
+      hasOpenNotices: (notices?.n ?? 0) > 0,
+    };
+  });
+
+  return router;
+}
