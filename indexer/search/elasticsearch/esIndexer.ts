@@ -151,3 +151,24 @@ export async function deleteOldIndices(client: Client, live: string, log: Logger
   }
   return doomed;
 }
+
+/** Follows the change log into Elasticsearch, like startIndexer does for the Postgres read model. */
+export function startEsIndexer(sql: Sql, client: Client, log: Logger, intervalMs = 250): { close: () => Promise<void> } {
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if ((await esIndexOnce(sql, client)) > 0) continue;
+      } catch (err) {
+        log.error({ err }, 'Elasticsearch indexing step failed; retrying');
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+  return {
+    close: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}

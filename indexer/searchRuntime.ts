@@ -1,0 +1,28 @@
+// Picks the search backend once at start: Elasticsearch when ELASTICSEARCH_URL is set, Postgres
+// otherwise. Both answer the same queries alike (test/integration/screenerConformance.test.ts), and
+// the Postgres read model is kept in both cases (autocomplete, similar companies and resolve-names
+// read it).
+import { Client } from '@elastic/elasticsearch';
+import type { Sql } from '../runtime/db.js';
+import type { Logger } from '../runtime/logger.js';
+import { ensureReadModel, startIndexer } from './indexer.js';
+import { ensureEsIndex, startEsIndexer } from './search/elasticsearch/esIndexer.js';
+import { elasticsearchSearch } from './search/elasticsearch/esSearch.js';
+import { postgresSearch } from './search/postgresSearch.js';
+import type { SearchBackend } from './search/searchBackend.js';
+
+export function createSearchBackend(sql: Sql, elasticsearchUrl: string | undefined): SearchBackend {
+  return elasticsearchUrl ? elasticsearchSearch(new Client({ node: elasticsearchUrl })) : postgresSearch(sql);
+}
+
+/** Starts the indexers this configuration needs; returns one close(). */
+export async function startIndexers(sql: Sql, log: Logger, elasticsearchUrl: string | undefined): Promise<{ close: () => Promise<void> }> {
+  await ensureReadModel(sql, log);
+  const running = [startIndexer(sql, log)];
+  if (elasticsearchUrl) {
+    const client = new Client({ node: elasticsearchUrl });
+    await ensureEsIndex(client);
+    running.push(startEsIndexer(sql, client, log));
+  }
+  return { close: async () => void (await Promise.all(running.map((r) => r.close()))) };
+}
