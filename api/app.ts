@@ -1,22 +1,79 @@
 // createApp(deps): the Koa application without a listener, so tests drive it in-process and the
-// entry points decide how to run it. Middleware order: correlation id -> error handler -> routes.
+// entry points decide how to run it (api/server.ts adds the listener, the Redis connection and the
+// usage flusher).
+//
+// Middleware order, each a middleware of its own:
+//   correlation id -> error handler -> [under /api/v1: API-key auth -> burst limit -> monthly quota
+//   -> billing -> request body -> response type] -> routes (validation -> handler -> presenter)
+// /health, /metrics and /admin stay outside the access chain, and so do the API's own description
+// (/api/v1/openapi.json) and docs page (/api/v1/docs): a browser cannot send x-api-key, and reading
+// the contract is not a billable call.
 import Router from '@koa/router';
-import Koa from 'koa';
 import type { Queue } from 'bullmq';
-import type { Registry } from 'prom-client';
+import type { Redis } from 'ioredis';
+import Koa, { type Middleware } from 'koa';
+import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
+import { createPrincipalResolver, type PrincipalResolver } from './accounts/principals.js';
+import { systemClock, type Clock } from './clock.js';
+import { createRedisAdmission, DEFAULT_BURST_WINDOW_MS, DEFAULT_REDIS_PREFIX, type Admission } from './metering/admission.js';
+import { apiKeyAuth } from './middleware/apiKeyAuth.js';
+import { billing } from './middleware/billing.js';
+import { burstLimit } from './middleware/burstLimit.js';
 import { correlationId } from './middleware/correlationId.js';
 import { errorHandler } from './middleware/errorHandler.js';
+import { monthlyQuota } from './middleware/monthlyQuota.js';
+import { requestBody } from './middleware/requestBody.js';
+import { responseType } from './middleware/responseType.js';
 import { catalogueRouter } from './routes/catalogues.js';
+import { exportRouter } from './routes/exports.js';
 import { healthRouter } from './routes/health.js';
+import { listRouter } from './routes/lists.js';
+import { DOCS_PATH, OPENAPI_PATH, openApiRouter } from './routes/openapi.js';
 import { ADMIN_QUEUES_PATH, adminGuard, metricsRouter, queueBoard } from './routes/operations.js';
+import { queryRouter } from './routes/queries.js';
+import { createPostgresScreener, type ScreenerSearch } from './screener/screenerSearch.js';
 
 export const API_PREFIX = '/api/v1';
+export { DEFAULT_REDIS_PREFIX };
+
+/** Routes that belong to one account: a key without an account needs a session cookie. */
+export const ACCOUNT_BOUND_PATHS = ['/queries', '/lists', '/exports'].map((p) => API_PREFIX + p);
+
+const PUBLIC_API_PATHS = new Set([API_PREFIX + OPENAPI_PATH, API_PREFIX + DOCS_PATH]);
+
+export function isAccountBound(path: string): boolean {
+  return ACCOUNT_BOUND_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+export interface AccessChainDeps {
+  redis: Redis;
+  /** Prefix of every Redis key the chain writes (tests use one per file). Default `api:`. */
+  redisPrefix?: string;
+  /** Requests per window and key; the contract's default is 1000 per 60 s. */
+  burstLimit?: number;
+  burstWindowMs?: number;
+  /** How long key and session lookups are cached in memory. */
+  principalCacheMs?: number;
+  /** Replace the Postgres / Redis implementations (unit tests). */
+  resolver?: PrincipalResolver;
+  admission?: Admission;
+}
+
+/** Benchmark only: serve /api/v1 with no authentication, limits, quota or billing. */
+export interface BypassedAccessChain {
+  bypassForBenchmarkOnly: true;
+}
 
 export interface AppDeps {
   sql: Sql;
   log: Logger;
+  /** Authentication, burst limit, quota and billing. Required, so an open API is a visible choice. */
+  access: AccessChainDeps | BypassedAccessChain;
+  clock?: Clock;
+  /** The screener behind saved-query exports (issue 4 replaces the simple Postgres version). */
+  screener?: ScreenerSearch;
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
   /** Queues shown on the operator board at /admin/queues (needs adminToken). */
@@ -24,27 +81,76 @@ export interface AppDeps {
   adminToken?: string;
 }
 
-export function createApp(deps: AppDeps): Koa {
-  const app = new Koa();
-  app.proxy = true;
-  // Errors are logged by errorHandler with their correlation id; Koa's default printer would log twice.
-  app.silent = true;
+/** Runs `middleware` only for paths under /api/v1 that are not the public description pages. */
+function underApi(middleware: Middleware): Middleware {
+  return (ctx, next) =>
+    (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) && !PUBLIC_API_PATHS.has(ctx.path) ? middleware(ctx, next) : next();
+}
 
-  app.use(correlationId());
-  app.use(errorHandler(deps.log));
+function billedCounter(registry: Registry | undefined): ((subject: string) => void) | undefined {
+  if (!registry) return undefined;
+  const name = 'api_billed_requests_total';
+  const existing = registry.getSingleMetric(name) as Counter | undefined;
+  const counter = existing ?? new Counter({ name, help: 'Requests counted against a monthly quota', registers: [registry] });
+  return () => counter.inc();
+}
 
-  const health = healthRouter(deps.sql);
-  app.use(health.routes());
+function accessChain(deps: AppDeps, access: AccessChainDeps, clock: Clock): Middleware[] {
+  const prefix = access.redisPrefix ?? DEFAULT_REDIS_PREFIX;
+  const windowMs = access.burstWindowMs ?? DEFAULT_BURST_WINDOW_MS;
+  const resolver = access.resolver ?? createPrincipalResolver(deps.sql, clock, access.principalCacheMs);
+  const admission = access.admission ?? createRedisAdmission(access.redis, { prefix, burstLimit: access.burstLimit, burstWindowMs: windowMs });
+  return [
+    apiKeyAuth({ resolver, isAccountBound }),
+    burstLimit(admission, clock, Math.round(windowMs / 1000)),
+    monthlyQuota(clock),
+    billing({ billed: billedCounter(deps.metrics) }),
+  ];
+}
+
+function mountOperations(app: Koa, deps: AppDeps): void {
+  app.use(healthRouter(deps.sql).routes());
   if (deps.metrics) app.use(metricsRouter(deps.metrics).routes());
   if (deps.queues && deps.adminToken) {
     const guard = adminGuard(deps.adminToken);
     const board = queueBoard(deps.queues);
     app.use(async (ctx, next) => (ctx.path.startsWith(ADMIN_QUEUES_PATH) ? guard(ctx, () => board(ctx, next)) : next()));
   }
+}
 
+function apiRouter(deps: AppDeps, clock: Clock): Router {
+  const screener = deps.screener ?? createPostgresScreener(deps.sql);
   const api = new Router({ prefix: API_PREFIX });
-  const catalogues = catalogueRouter(deps.sql);
-  api.use(catalogues.routes(), catalogues.allowedMethods());
+  for (const router of [
+    openApiRouter(),
+    catalogueRouter(deps.sql),
+    queryRouter(deps.sql),
+    listRouter(deps.sql),
+    exportRouter(deps.sql, screener, deps.log, clock),
+  ]) {
+    api.use(router.routes(), router.allowedMethods());
+  }
+  return api;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  // Errors are logged by errorHandler with their correlation id; Koa's default printer would log twice.
+  app.silent = true;
+  const clock = deps.clock ?? systemClock;
+
+  app.use(correlationId());
+  app.use(errorHandler(deps.log));
+  mountOperations(app, deps);
+
+  if (!('bypassForBenchmarkOnly' in deps.access)) {
+    for (const step of accessChain(deps, deps.access, clock)) app.use(underApi(step));
+  }
+  app.use(underApi(requestBody()));
+  app.use(underApi(responseType()));
+
+  const api = apiRouter(deps, clock);
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

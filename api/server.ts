@@ -1,33 +1,101 @@
-// The API process: createApp() plus a listener and a graceful close (stop accepting, let in-flight
-// requests finish).
+// The API process: createApp() plus a listener, the Redis connection of the access chain and the
+// usage flusher, and a graceful close: stop accepting, let in-flight requests finish, write the
+// usage counters to Postgres one last time, then drop the Redis connection. So a graceful restart
+// loses no counted request.
+//
+// Entry points that do not pass `access` get one built here: Redis from `redisUrl`, else from the
+// configuration (REDIS_URL or the local server), flushing every USAGE_FLUSH_INTERVAL_SECONDS.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX, createApp, type AppDeps } from './app.js';
+import { Redis } from 'ioredis';
+import { loadConfig } from '../runtime/config.js';
+import { resolveRedisUrl } from '../runtime/services.js';
+import { API_PREFIX, createApp, DEFAULT_REDIS_PREFIX, type AccessChainDeps, type AppDeps } from './app.js';
+import { systemClock } from './clock.js';
+import { createUsageFlusher, type UsageFlusher } from './metering/usageFlusher.js';
 
 export interface RunningApi {
   baseUrl: string;
   server: Server;
+  /** Writes the usage counters now (tests, operators). */
+  flushUsage: () => Promise<void>;
   close: () => Promise<void>;
 }
 
-export async function startApi(deps: AppDeps & { port: number; host?: string }): Promise<RunningApi> {
-  const app = createApp(deps);
+export interface StartApiOptions extends Omit<AppDeps, 'access'> {
+  port: number;
+  host?: string;
+  /** Default: the access chain on `redisUrl` (or the configured Redis). */
+  access?: AppDeps['access'];
+  redisUrl?: string;
+  usageFlushIntervalMs?: number;
+}
+
+/**
+ * One retry per command, then an error: when Redis is down the chain answers 500 within a reconnect
+ * attempt instead of holding requests, and nothing is admitted that could not be counted.
+ * Auto-pipelining sends the admission calls of concurrent requests in one write: under load the
+ * socket writes, not Redis, are the chain's main cost.
+ */
+export function connectApiRedis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+}
+
+interface AccessRuntime {
+  access: AppDeps['access'];
+  flusher?: UsageFlusher;
+  ownedRedis?: Redis;
+}
+
+async function accessRuntime(options: StartApiOptions): Promise<AccessRuntime> {
+  if (options.access && 'bypassForBenchmarkOnly' in options.access) return { access: options.access };
+  const config = loadConfig();
+  let ownedRedis: Redis | undefined;
+  let access: AccessChainDeps;
+  if (options.access) {
+    access = options.access;
+  } else {
+    ownedRedis = connectApiRedis(options.redisUrl ?? (await resolveRedisUrl(config, options.log)));
+    access = { redis: ownedRedis };
+  }
+  const flusher = createUsageFlusher({
+    redis: access.redis,
+    sql: options.sql,
+    prefix: access.redisPrefix ?? DEFAULT_REDIS_PREFIX,
+    clock: options.clock ?? systemClock,
+    log: options.log,
+    intervalMs: options.usageFlushIntervalMs ?? config.USAGE_FLUSH_INTERVAL_SECONDS * 1000,
+  });
+  await flusher.prepare();
+  flusher.start();
+  return { access, flusher, ownedRedis };
+}
+
+export async function startApi(options: StartApiOptions): Promise<RunningApi> {
+  const { access, flusher, ownedRedis } = await accessRuntime(options);
+  const app = createApp({ ...options, access });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
-    server.listen(deps.port, deps.host ?? '0.0.0.0', () => ready());
+    server.listen(options.port, options.host ?? '0.0.0.0', () => ready());
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://localhost:${port}${API_PREFIX}`;
-  deps.log.info({ baseUrl }, 'API listening');
+  options.log.info({ baseUrl }, 'API listening');
   return {
     baseUrl,
     server,
-    close: () =>
-      new Promise<void>((done) => {
+    flushUsage: async () => {
+      await flusher?.flushNow();
+    },
+    close: async () => {
+      await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();
-      }),
+      });
+      await flusher?.stop();
+      await ownedRedis?.quit();
+    },
   };
 }

@@ -37,6 +37,8 @@ const configSchema = z.object({
   /** How often the change feeds are polled: companies hourly, documents every 15 minutes. */
   FIRMENBUCH_COMPANY_POLL_MINUTES: z.coerce.number().min(1).default(60),
   FIRMENBUCH_DOCUMENT_POLL_MINUTES: z.coerce.number().min(1).default(15),
+  /** How often the API writes its Redis usage counters to Postgres; a Redis crash loses at most this much counting. */
+  USAGE_FLUSH_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   /** Token for the operator pages (/admin/queues). Unset: the admin pages are off. */
   ADMIN_TOKEN: optionalString,
   /** Directory for embedded Postgres / Redis data when no server is given or found. */

@@ -1,9 +1,13 @@
-// Turns every thrown error into the contract's ProblemDetails (application/problem+json): title,
-// status, detail, instance, traceId, correlationId, plus `errors` for validation failures. A 500
-// never shows internals; it is logged with the correlation id so it can be found.
-import type { Middleware } from 'koa';
+// Turns every thrown error into one of the contract's two error bodies:
+//   - ProblemDetails (application/problem+json): title, status, detail, instance, traceId, plus
+//     `errors` for validation failures and `correlationId` on bodies written here from an exception;
+//   - ApiError `{ error }` (application/json) for 401 and 429 (AccessError).
+// A 500 never shows internals; it is logged with the correlation id so it can be found.
+// Statuses without a body set by routing (404 no route, 405 wrong method) become ProblemDetails too.
+import { STATUS_CODES } from 'node:http';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../runtime/logger.js';
-import { ApiError } from '../errors.js';
+import { AccessError, ApiError } from '../errors.js';
 
 export interface ProblemDetails {
   type?: string;
@@ -16,27 +20,37 @@ export interface ProblemDetails {
   errors?: Record<string, string[]>;
 }
 
-export function writeProblem(ctx: Parameters<Middleware>[0], problem: ProblemDetails): void {
+export function writeProblem(ctx: Context, problem: ProblemDetails): void {
   ctx.status = problem.status;
   ctx.type = 'application/problem+json';
   ctx.body = problem;
+}
+
+function writeAccessError(ctx: Context, err: AccessError): void {
+  ctx.status = err.status;
+  ctx.type = 'application/json';
+  ctx.body = { error: err.message };
+}
+
+function routingProblem(ctx: Context): ProblemDetails {
+  const detail = ctx.status === 404 ? `No endpoint ${ctx.method} ${ctx.path}.` : `${ctx.method} is not allowed on ${ctx.path}.`;
+  return { title: STATUS_CODES[ctx.status] ?? 'Error', status: ctx.status, detail, instance: ctx.path, traceId: ctx.state.correlationId as string };
+}
+
+/** Errors Koa or its helpers raise for bad requests (payload too large and the like). */
+function isExposedClientError(err: unknown): err is Error & { status: number } {
+  const e = err as { status?: unknown; expose?: unknown };
+  return typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
 }
 
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null) {
-        writeProblem(ctx, {
-          title: 'Not Found',
-          status: 404,
-          detail: `No endpoint ${ctx.method} ${ctx.path}.`,
-          instance: ctx.path,
-          traceId: ctx.state.correlationId as string,
-        });
-      }
+      if (ctx.status >= 400 && ctx.body == null) writeProblem(ctx, routingProblem(ctx));
     } catch (err) {
       const traceId = ctx.state.correlationId as string;
+      if (err instanceof AccessError) return writeAccessError(ctx, err);
       if (err instanceof ApiError) {
         writeProblem(ctx, {
           title: err.title,
@@ -49,10 +63,9 @@ export function errorHandler(log: Logger): Middleware {
         });
         return;
       }
-      const status = (err as { status?: number; expose?: boolean }).status;
-      if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
-        // Errors Koa itself raises for bad requests (malformed body, payload too large).
-        writeProblem(ctx, { title: 'Bad Request', status, detail: (err as Error).message, instance: ctx.path, traceId, correlationId: traceId });
+      if (isExposedClientError(err)) {
+        const title = STATUS_CODES[err.status] ?? 'Bad Request';
+        writeProblem(ctx, { title, status: err.status, detail: err.message, instance: ctx.path, traceId, correlationId: traceId });
         return;
       }
       log.error({ err, correlationId: traceId, path: ctx.path }, 'unhandled error');

@@ -10,11 +10,13 @@ export interface TestHttp {
   close: () => Promise<void>;
 }
 
-export async function serve(app: Koa): Promise<TestHttp> {
+/** `defaultHeaders` go on every request (an API key, say); headers given per request win. */
+export async function serve(app: Koa, defaultHeaders: Record<string, string> = {}): Promise<TestHttp> {
   const server = createServer(app.callback());
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const request = (path: string, init?: RequestInit) => fetch(baseUrl + path, init);
+  const request = (path: string, init?: RequestInit) =>
+    fetch(baseUrl + path, { ...init, headers: { ...defaultHeaders, ...(init?.headers as Record<string, string> | undefined) } });
   return {
     baseUrl,
     request,

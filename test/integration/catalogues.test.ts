@@ -4,17 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { loadCatalogues } from '../../pipeline/catalogues/catalogueLoader.js';
 import { createLogger } from '../../runtime/logger.js';
+import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 let db: TestDatabase;
 let http: TestHttp;
+let access: TestAccess;
 beforeAll(async () => {
   db = await createTestDatabase();
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent') }));
+  access = await createTestAccess();
+  const { key } = await accountWithKey(db.sql, 'api');
+  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access }), { 'x-api-key': key });
 });
 afterAll(async () => {
   await http.close();
+  await access.close();
   await db.drop();
 });
 

@@ -22,7 +22,11 @@ beforeAll(async () => {
   connection = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
   queue = new Queue('firmenbuch', { connection, prefix });
   metrics.watchQueues([queue]);
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), metrics: metrics.registry, queues: [queue], adminToken: 'op-secret' }));
+  // /metrics and /admin stay outside the API's access chain; it is still configured, as in production.
+  http = await serve(createApp({
+    sql: db.sql, log: createLogger('silent'), metrics: metrics.registry, queues: [queue], adminToken: 'op-secret',
+    access: { redis: connection, redisPrefix: `${prefix}:api:` },
+  }));
 });
 afterAll(async () => {
   await http.close();

@@ -1,0 +1,106 @@
+// Shapes every route's OpenAPI entry shares: the two error bodies, the access-chain answers (401,
+// 429) and the headers on authenticated responses. Route modules register their own paths with
+// their own zod schemas (the ones they validate with) and use these for the common parts.
+import type { ResponseConfig, ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+export const ProblemDetails = z
+  .object({
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    instance: z.string().meta({ description: 'The request path.' }),
+    traceId: z.string().meta({ description: 'The correlation id of the request (X-Correlation-ID).' }),
+    correlationId: z.string().optional().meta({
+      description: 'On bodies written by the exception handler: every 500, and 400/404/415 answers from a thrown exception.',
+    }),
+    errors: z.record(z.string(), z.array(z.string())).optional().meta({
+      description: 'Validation failures, keyed by parameter or body field (`filters.city`, `fnrs.3`, `(body)`).',
+    }),
+  })
+  .meta({ id: 'ProblemDetails', description: 'application/problem+json body of 400, 404, 413, 415 and 500.' });
+
+export const ApiErrorBody = z
+  .object({ error: z.string() })
+  .meta({ id: 'ApiError', description: 'application/json body of 401 and 429, written before a request reaches an endpoint.' });
+
+/** Request bodies: the three accepted JSON media types (anything else is a 415). */
+export function requestJsonContent(schema: z.ZodType): Record<string, ZodMediaTypeObject> {
+  return {
+    'application/json': { schema },
+    'text/json': { schema },
+    'application/*+json': { schema },
+  };
+}
+
+/** The list envelope of every list endpoint around rows of `row`. */
+export function pageOf(row: z.ZodType) {
+  return z.object({
+    data: z.array(row),
+    pageNumber: z.int(),
+    pageSize: z.int(),
+    totalRecords: z.int().meta({ description: 'All matches, not the rows on the page.' }),
+    totalPages: z.int(),
+  });
+}
+
+/** Successful JSON: application/json by default; text/json and text/plain carry the same JSON when Accept asks. */
+export function jsonContent(schema: z.ZodType): Record<string, ZodMediaTypeObject> {
+  return {
+    'application/json': { schema },
+    'text/json': { schema },
+    'text/plain': { schema },
+  };
+}
+
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed or out-of-range parameter or body (billed)',
+  404: 'No resource matches (billed)',
+  413: 'Request body larger than 1 MB (billed)',
+  415: 'Request body not in application/json, text/json or application/*+json (billed)',
+  500: 'Unexpected server error; internals are never shown (billed)',
+};
+
+export function problemResponses(...statuses: number[]): Record<number, ResponseConfig> {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: PROBLEM_DESCRIPTIONS[status] ?? 'Error', content: { 'application/problem+json': { schema: ProblemDetails } } }]),
+  );
+}
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': { description: 'Requests allowed per sliding 60 s window for this key (1000).', schema: { type: 'integer' as const } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
+  'RateLimit-Reset': { description: 'Seconds until the oldest request leaves the window (Remaining grows).', schema: { type: 'integer' as const } },
+  'X-Quota-Limit': { description: 'Requests per month of your plan, or `unlimited`.', schema: { type: 'string' as const } },
+  'X-Quota-Remaining': { description: 'Requests left this month, or `unlimited`.', schema: { type: 'string' as const } },
+};
+
+/** 401, 429 and 500: what every authenticated endpoint can answer besides its own results. */
+export function accessResponses(): Record<number, ResponseConfig> {
+  return {
+    401: { description: 'x-api-key missing, unknown or no longer active (not billed)', content: { 'application/json': { schema: ApiErrorBody } } },
+    429: {
+      description:
+        'Burst limit (Retry-After: 60, not billed) or monthly quota exhausted (error begins "Monthly quota exceeded"; ' +
+        'Retry-After: seconds until 00:00 UTC on the first of next month, at least 61)',
+      headers: { 'Retry-After': { description: 'Seconds; 60 = burst limit, more = monthly quota', schema: { type: 'integer' } }, ...RATE_HEADERS },
+      content: { 'application/json': { schema: ApiErrorBody } },
+    },
+    ...problemResponses(500),
+  };
+}
+
+/** Account-bound routes also answer 401 to a key without an account and without a session cookie. */
+export function accountBoundResponses(): Record<number, ResponseConfig> {
+  const base = accessResponses();
+  return {
+    ...base,
+    401: {
+      description:
+        'x-api-key missing, unknown or no longer active; or a service key (no account) without a `session` cookie (not billed)',
+      content: { 'application/json': { schema: ApiErrorBody } },
+    },
+  };
+}
+
+export const AUTHENTICATED_RESPONSE_HEADERS = RATE_HEADERS;

@@ -1,0 +1,92 @@
+// The API's machine-readable description: OpenAPI 3.1 generated from the zod schemas the routes
+// validate with (each route module registers its own paths), version `v1` as in the path prefix.
+// Where the contract is silent, the choice made is written into the description below, so a
+// consumer reads it in one place.
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { registerCatalogueDocs } from '../routes/catalogues.js';
+import { registerExportDocs } from '../routes/exports.js';
+import { registerListDocs } from '../routes/lists.js';
+import { registerQueryDocs } from '../routes/queries.js';
+import { AUTHENTICATED_RESPONSE_HEADERS } from './common.js';
+
+export const API_VERSION = 'v1';
+
+const DESCRIPTION = `
+Austrian public company data (company register, trade register, court notices, the finance ministry's list of bogus
+companies) as JSON. Every path is relative to \`/api/v1\`.
+
+## Authentication
+Every request carries \`x-api-key\`. A missing, unknown or no longer active key is a **401** \`{ "error" }\`
+(application/json), not billed. Saved queries, lists and exports belong to one account: a key without an account
+(service key) gets a 401 there unless it sends the dashboard's \`session\` cookie; an account key always acts for
+its own account, whatever cookie comes along. Key lookups are cached for up to 5 seconds per API process, so a
+revoked key stops working within 5 seconds.
+
+## Limits and billing
+- Monthly quota per user (the account; a service key on its own): free 100, pro 5000, api unlimited. It resets at
+  00:00 UTC on the first of each month; issuing or rotating keys does not reset it.
+- Burst limit: 1000 requests per 60 seconds, sliding window, per key.
+- Order: authentication, then burst limit, then quota, then the endpoint. Every call that gets past the three costs
+  exactly one request, whatever the endpoint answers (400, 404, 413, 415 and 500 included). 401s and burst 429s are
+  not billed; a quota 429 is not billed either (it never reaches the endpoint) but does take a burst-window slot.
+- **429** \`{ "error" }\`: \`Retry-After: 60\` means the burst limit; a larger value means the monthly quota
+  (seconds until the reset, never below 61, so the two causes cannot be confused). The quota body's \`error\`
+  begins with "Monthly quota exceeded".
+- Every authenticated response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds until
+  the oldest request leaves the window) and \`X-Quota-Limit\`, \`X-Quota-Remaining\` (\`unlimited\` on the api plan).
+
+## Errors
+400, 404, 413, 415 and 500 are \`application/problem+json\` ProblemDetails (\`title\`, \`status\`, \`detail\`,
+\`instance\`, \`traceId\`); validation failures add \`errors\` keyed by parameter or body field; bodies from the
+exception handler add \`correlationId\`. A 500 never shows internals. \`X-Correlation-ID\` is on every response: your
+\`x-correlation-id\` echoed (up to 128 printable characters), or a new one.
+
+## Content types
+Request bodies: \`application/json\`, \`text/json\` or \`application/*+json\`; anything else is a 415. Bodies are
+limited to 1 MB (413). Successful JSON answers are \`application/json\`, or \`text/json\` / \`text/plain\` (the same
+JSON) when \`Accept\` prefers them; an \`Accept\` naming none of these still gets \`application/json\`.
+
+## Free pages
+This document (\`/api/v1/openapi.json\`) and its rendering (\`/api/v1/docs\`) need no key and are not billed.
+`.trim();
+
+export function buildOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  registry.registerComponent('securitySchemes', 'Session', {
+    type: 'apiKey', in: 'cookie', name: 'session',
+    description: 'Dashboard session; lets a key without an account reach saved queries, lists and exports of the session\'s account.',
+  });
+  registerCatalogueDocs(registry);
+  registerQueryDocs(registry);
+  registerListDocs(registry);
+  registerExportDocs(registry);
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Austrian company data API', version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: '/api/v1' }],
+    security: [{ ApiKey: [] }],
+    tags: [
+      { name: 'Saved queries', description: 'Stored screener filter sets (Abfragen) of your account.' },
+      { name: 'Lists', description: 'Named, ordered company lists (Listen) of your account, with a removed set.' },
+      { name: 'Export', description: 'Companies to CSV or an Excel workbook.' },
+      { name: 'Catalogues', description: 'Codes the other endpoints use, resolved to names.' },
+    ],
+  });
+  addAuthenticatedHeaders(document as { paths?: Record<string, Record<string, unknown>> });
+  return document;
+}
+
+type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }> };
+
+/** Every answer of an authenticated endpoint carries the rate-limit and quota headers, except 401. */
+function addAuthenticatedHeaders(document: { paths?: Record<string, Record<string, unknown>> }): void {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item) as Operation[]) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (status === '401') continue;
+        response.headers = { ...AUTHENTICATED_RESPONSE_HEADERS, ...response.headers };
+      }
+    }
+  }
+}

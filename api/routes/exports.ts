@@ -1,0 +1,192 @@
+// POST /exports/businesses: companies named by an fnr set, a list or a saved query, as CSV or Excel
+// workbook. Account-bound (exports by list or saved query need an account, and the contract counts
+// exports among the per-account features). Nothing is stored and no link is returned.
+//   - CSV is streamed as the database cursor delivers rows (one batch in memory at a time): UTF-8
+//     with BOM, comma-separated, a header row of column keys, formula injection escaped.
+//   - The workbook is built in memory (at most 1000 rows) and sent whole.
+//   - No rows: 204 without a body, never an empty file.
+//   - More than 1000 companies by fnr set or list: 400, refused rather than cut short.
+//   - A saved query exports its first 1000 matches in screener order.
+import { Readable, Transform, pipeline } from 'node:stream';
+import Router from '@koa/router';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Sql } from '../../runtime/db.js';
+import type { Logger } from '../../runtime/logger.js';
+import { fnrFilterValue } from '../../schemas/identifiers.js';
+import type { Clock } from '../clock.js';
+import { badRequest, notFound } from '../errors.js';
+import { bodyOf } from '../middleware/requestBody.js';
+import { accountBoundResponses, problemResponses, requestJsonContent } from '../openapi/common.js';
+import { cellValue, csvCell, DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, type ExportColumn } from '../presenters/exportColumns.js';
+import { requireAccount } from '../requestState.js';
+import type { ScreenerSearch } from '../screener/screenerSearch.js';
+import { exportRowsCursor, type ExportRow } from '../stores/exportRows.js';
+import { listMemberFnrs } from '../stores/lists.js';
+import { getSavedQuery } from '../stores/savedQueries.js';
+import { parseBody } from '../validation.js';
+
+export const MAX_EXPORT_COMPANIES = 1000;
+const CSV_TYPE = 'text/csv; charset=utf-8';
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const columnKeys = [...EXPORT_COLUMNS.keys()] as [string, ...string[]];
+
+export const ExportBusinesses = z
+  .strictObject({
+    format: z.enum(['csv', 'xlsx'], { error: 'must be csv or xlsx' }),
+    fnrs: z
+      .array(z.string({ error: 'must be a string' }))
+      .min(1, 'must hold at least one company')
+      .max(MAX_EXPORT_COMPANIES, `must hold at most ${MAX_EXPORT_COMPANIES} companies; larger exports are refused, not cut short`)
+      .optional()
+      .meta({ description: 'Companies by fnr (normalised like the fnr filter), exported in this order; unknown fnrs give no row.' }),
+    listId: z.uuid({ error: 'must be the id of one of your lists' }).optional().meta({ description: 'One of your lists, in list order.' }),
+    queryId: z.uuid({ error: 'must be the id of one of your saved queries' }).optional()
+      .meta({ description: 'One of your saved queries: its first 1000 matches in screener order.' }),
+    columns: z
+      .array(z.enum(columnKeys, { error: `must be an export column: ${columnKeys.slice(0, 9).join(', ')}, a figure such as guv.Umsatzerloese, legalFormCode, courtCode or street` }))
+      .min(1, 'must name at least one column')
+      .optional()
+      .meta({ description: 'Columns in the order wanted. Default: fnr, name, legalForm, city, zipCode, isActive, isScheinunternehmen, hasEdikt, documentDate and the 47 figures.' }),
+  })
+  .refine((b) => [b.fnrs, b.listId, b.queryId].filter((v) => v !== undefined).length === 1, {
+    error: 'name the companies by exactly one of fnrs, listId or queryId',
+    path: ['(body)'],
+  })
+  .meta({ id: 'ExportBusinesses' });
+
+type ExportRequest = z.infer<typeof ExportBusinesses>;
+
+/** The companies to export, in output order, never more than 1000. */
+async function resolveCompanies(sql: Sql, screener: ScreenerSearch, accountId: string, input: ExportRequest): Promise<string[]> {
+  if (input.fnrs) return [...new Set(input.fnrs.map(fnrFilterValue))];
+  if (input.listId) {
+    const members = await listMemberFnrs(sql, accountId, input.listId);
+    if (!members) throw notFound(`You have no list ${input.listId}.`);
+    if (members.length > MAX_EXPORT_COMPANIES) {
+      throw badRequest(`The list holds ${members.length} companies; exports are limited to ${MAX_EXPORT_COMPANIES} and larger ones are refused, not cut short.`, {
+        listId: [`holds more than ${MAX_EXPORT_COMPANIES} companies`],
+      });
+    }
+    return members;
+  }
+  const saved = await getSavedQuery(sql, accountId, input.queryId!);
+  if (!saved) throw notFound(`You have no saved query ${input.queryId}.`);
+  return (await screener.search(saved.filters, { page: 1, pageSize: MAX_EXPORT_COMPANIES })).fnrs;
+}
+
+function chosenColumns(keys: string[] | undefined): ExportColumn[] {
+  return keys ? [...new Set(keys)].map((k) => EXPORT_COLUMNS.get(k)!) : [...DEFAULT_EXPORT_COLUMNS];
+}
+
+/** The first batch of the cursor, so that an export without rows is a 204 before any header is sent. */
+async function openRows(sql: Sql, fnrs: string[]) {
+  const iterator = exportRowsCursor(sql, fnrs)[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return undefined;
+  async function* rows(): AsyncGenerator<ExportRow> {
+    try {
+      yield* first.value;
+      for (let batch = await iterator.next(); !batch.done; batch = await iterator.next()) yield* batch.value;
+    } finally {
+      // Closes the cursor when the client goes away mid-stream, too.
+      await iterator.return?.();
+    }
+  }
+  return rows();
+}
+
+function fileName(clock: Clock, extension: string): string {
+  return `companies-${new Date(clock()).toISOString().slice(0, 10)}.${extension}`;
+}
+
+function sendCsv(ctx: Context, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[], log: Logger): void {
+  const toRecord = new Transform({
+    objectMode: true,
+    transform(row: ExportRow, _enc, done) {
+      done(null, columns.map((c) => csvCell(c, row)));
+    },
+  });
+  const csv = stringify({ bom: true, header: true, columns: columns.map((c) => c.key), record_delimiter: 'windows' });
+  pipeline(Readable.from(rows), toRecord, csv, (err) => {
+    if (err && err.name !== 'AbortError') log.error({ err, correlationId: ctx.state.correlationId as string }, 'CSV export failed mid-stream');
+  });
+  ctx.type = CSV_TYPE;
+  ctx.body = csv;
+}
+
+async function buildWorkbook(rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Companies', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((c) => ({ header: c.key, key: c.key, width: c.kind === 'text' ? 30 : 16 }));
+  sheet.getRow(1).font = { bold: true };
+  for await (const row of rows) {
+    sheet.addRow(columns.map((c) => {
+      const value = cellValue(c, row);
+      return c.kind === 'date' && typeof value === 'string' ? new Date(`${value}T00:00:00Z`) : value;
+    }));
+  }
+  columns.forEach((c, i) => {
+    if (c.kind === 'date') sheet.getColumn(i + 1).numFmt = 'yyyy-mm-dd';
+  });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export function exportRouter(sql: Sql, screener: ScreenerSearch, log: Logger, clock: Clock): Router {
+  const router = new Router();
+
+  router.post('/exports/businesses', async (ctx) => {
+    const accountId = requireAccount(ctx);
+    const input = parseBody(ExportBusinesses, bodyOf(ctx));
+    const columns = chosenColumns(input.columns);
+    const fnrs = await resolveCompanies(sql, screener, accountId, input);
+    const rows = fnrs.length > 0 ? await openRows(sql, fnrs) : undefined;
+    if (!rows) {
+      ctx.status = 204;
+      return;
+    }
+    if (input.format === 'csv') {
+      ctx.attachment(fileName(clock, 'csv'));
+      sendCsv(ctx, rows, columns, log);
+    } else {
+      const workbook = await buildWorkbook(rows, columns);
+      // Only now: an error while building must answer as ProblemDetails, not as a download.
+      ctx.attachment(fileName(clock, 'xlsx'));
+      ctx.type = XLSX_TYPE;
+      ctx.body = workbook;
+    }
+  });
+
+  return router;
+}
+
+export function registerExportDocs(registry: OpenAPIRegistry): void {
+  const columnList = [...EXPORT_COLUMNS.values()].map((c) => `\`${c.key}\` (${c.label})`).join(', ');
+  registry.registerPath({
+    method: 'post', path: '/exports/businesses', tags: ['Export'],
+    summary: 'Export companies named by an fnr set, a list or a saved query to CSV or an Excel workbook',
+    description:
+      'Exactly one of `fnrs`, `listId`, `queryId`. CSV: UTF-8 with BOM, comma-separated, CRLF line ends, a header row of ' +
+      'column keys, streamed as produced; text values starting with = + - @ (or a tab or carriage return) are prefixed ' +
+      "with an apostrophe against formula injection; numbers are written as plain decimals; booleans as true/false; " +
+      'dates as yyyy-mm-dd. Workbook: one sheet `Companies`, typed cells (numbers, booleans, dates), the same text escaping. ' +
+      `Account-bound: a key without an account needs a session cookie. Columns: ${columnList}.`,
+    request: { body: { required: true, content: requestJsonContent(ExportBusinesses) } },
+    responses: {
+      200: {
+        description: 'The file, as an attachment (Content-Disposition)',
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          [XLSX_TYPE]: { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      204: { description: 'No rows would result: no body, no empty file' },
+      ...problemResponses(400, 404, 415),
+      ...accountBoundResponses(),
+    },
+  });
+}

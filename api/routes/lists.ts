@@ -1,0 +1,181 @@
+// Company lists (Listen), account-bound: list oldest first, create (empty or with companies), get,
+// patch (only carried fields; settings merged key by key, null removes a key), delete, add, remove.
+// Membership follows the spec's state table (stores/lists.ts). An fnr that names no company is a 400
+// listing the unknown values, and nothing of that request is applied.
+// Route pipeline: validate -> store -> presenter. Schemas here are also the OpenAPI document's.
+import Router from '@koa/router';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Sql } from '../../runtime/db.js';
+import { fnrFilterValue } from '../../schemas/identifiers.js';
+import { ApiError, notFound } from '../errors.js';
+import { bodyOf } from '../middleware/requestBody.js';
+import { accountBoundResponses, jsonContent, problemResponses, requestJsonContent } from '../openapi/common.js';
+import { presentList } from '../presenters/accountRecords.js';
+import { requireAccount } from '../requestState.js';
+import {
+  addMembers, createList, deleteList, getList, listLists, removeMembers, unknownCompanies, updateList, type CompanyListRow,
+} from '../stores/lists.js';
+import { idParams, parseBody, parseParams } from '../validation.js';
+
+export const MAX_FNRS_PER_REQUEST = 1000;
+
+const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const settings = z.record(z.string(), z.unknown(), { error: 'must be an object' }).meta({
+  description: 'Free-form settings of the list (the dashboard stores its view options here).',
+  example: { sortBy: 'name', columns: ['fnr', 'name', 'city'] },
+});
+const fnr = z.string({ error: 'must be a string' }).meta({
+  description: 'Company number; trimmed, spaces and leading zeros removed (`034853 f` = `34853f`), case kept.',
+  example: '34853f',
+});
+
+export const CreateList = z
+  .strictObject({
+    name,
+    fnrs: z.array(fnr).max(MAX_FNRS_PER_REQUEST, `must hold at most ${MAX_FNRS_PER_REQUEST} companies`).optional(),
+    settings: settings.optional(),
+  })
+  .meta({ id: 'CreateList' });
+
+export const UpdateList = z
+  .strictObject({
+    name: name.optional(),
+    settings: settings.optional().meta({ description: 'Merged key by key into the stored settings; a key set to null is removed.' }),
+  })
+  .meta({ id: 'UpdateList' });
+
+export const ListMembers = z
+  .strictObject({
+    fnrs: z.array(fnr).min(1, 'must hold at least one company').max(MAX_FNRS_PER_REQUEST, `must hold at most ${MAX_FNRS_PER_REQUEST} companies`),
+  })
+  .meta({ id: 'ListMembers' });
+
+export const ListRecord = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    fnrs: z.array(z.string()).meta({ description: 'Members in list order (added companies are appended at the end).' }),
+    removedFnrs: z.array(z.string()).meta({ description: 'Companies taken off this list; adding one again moves it back onto the list.' }),
+    memberCount: z.int(),
+    settings: z.record(z.string(), z.unknown()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'List' });
+
+/** Normalised, duplicates dropped (first occurrence kept, so the order is the caller's). */
+function normaliseFnrs(fnrs: string[]): string[] {
+  return [...new Set(fnrs.map(fnrFilterValue))];
+}
+
+/** Refuses the whole request when any fnr names no company. */
+async function requireKnownCompanies(sql: Sql, given: string[]): Promise<string[]> {
+  const fnrs = normaliseFnrs(given);
+  const unknown = await unknownCompanies(sql, fnrs);
+  if (unknown.length > 0) {
+    const errors: Record<string, string[]> = {};
+    given.forEach((raw, i) => {
+      if (unknown.includes(fnrFilterValue(raw))) errors[`fnrs.${i}`] = [`${raw} names no company`];
+    });
+    throw new ApiError(400, 'Unknown companies', `No company has the fnr ${unknown.join(', ')}; nothing was changed.`, errors);
+  }
+  return fnrs;
+}
+
+function found(row: CompanyListRow | undefined, id: string): CompanyListRow {
+  if (!row) throw notFound(`You have no list ${id}.`);
+  return row;
+}
+
+async function changeMembers(ctx: Context, sql: Sql, change: typeof addMembers): Promise<void> {
+  const accountId = requireAccount(ctx);
+  const { id } = parseParams(idParams, ctx.params);
+  const input = parseBody(ListMembers, bodyOf(ctx));
+  const fnrs = await requireKnownCompanies(sql, input.fnrs);
+  ctx.body = presentList(found(await change(sql, accountId, id, fnrs), id));
+}
+
+export function listRouter(sql: Sql): Router {
+  const router = new Router();
+
+  router.get('/lists', async (ctx) => {
+    ctx.body = (await listLists(sql, requireAccount(ctx))).map(presentList);
+  });
+
+  router.post('/lists', async (ctx) => {
+    const accountId = requireAccount(ctx);
+    const input = parseBody(CreateList, bodyOf(ctx));
+    const fnrs = await requireKnownCompanies(sql, input.fnrs ?? []);
+    ctx.body = presentList(await createList(sql, { accountId, name: input.name, fnrs, settings: input.settings ?? {} }));
+  });
+
+  router.get('/lists/:id', async (ctx) => {
+    const accountId = requireAccount(ctx);
+    const { id } = parseParams(idParams, ctx.params);
+    ctx.body = presentList(found(await getList(sql, accountId, id), id));
+  });
+
+  router.patch('/lists/:id', async (ctx) => {
+    const accountId = requireAccount(ctx);
+    const { id } = parseParams(idParams, ctx.params);
+    const patch = parseBody(UpdateList, bodyOf(ctx));
+    ctx.body = presentList(found(await updateList(sql, accountId, id, patch), id));
+  });
+
+  router.delete('/lists/:id', async (ctx) => {
+    const accountId = requireAccount(ctx);
+    const { id } = parseParams(idParams, ctx.params);
+    if (!(await deleteList(sql, accountId, id))) throw notFound(`You have no list ${id}.`);
+    ctx.status = 204;
+  });
+
+  router.post('/lists/:id/add', (ctx) => changeMembers(ctx, sql, addMembers));
+  router.post('/lists/:id/remove', (ctx) => changeMembers(ctx, sql, removeMembers));
+
+  return router;
+}
+
+export function registerListDocs(registry: OpenAPIRegistry): void {
+  const tags = ['Lists'];
+  const record = { description: 'The list', content: jsonContent(ListRecord) };
+  registry.registerPath({
+    method: 'get', path: '/lists', tags, summary: 'Your lists, oldest first',
+    responses: { 200: { description: 'Lists', content: jsonContent(z.array(ListRecord)) }, ...accountBoundResponses() },
+  });
+  registry.registerPath({
+    method: 'post', path: '/lists', tags, summary: 'Create a list, empty or holding the companies given (in that order)',
+    request: { body: { required: true, content: requestJsonContent(CreateList) } },
+    responses: { 200: record, ...problemResponses(400, 415), ...accountBoundResponses() },
+  });
+  registry.registerPath({
+    method: 'get', path: '/lists/{id}', tags, summary: 'One of your lists',
+    request: { params: idParams },
+    responses: { 200: record, ...problemResponses(400, 404), ...accountBoundResponses() },
+  });
+  registry.registerPath({
+    method: 'patch', path: '/lists/{id}', tags, summary: 'Rename a list and/or merge settings (only carried fields are written)',
+    request: { params: idParams, body: { required: true, content: requestJsonContent(UpdateList) } },
+    responses: { 200: record, ...problemResponses(400, 404, 415), ...accountBoundResponses() },
+  });
+  registry.registerPath({
+    method: 'delete', path: '/lists/{id}', tags, summary: 'Delete a list (nothing outside the list is touched)',
+    request: { params: idParams },
+    responses: { 204: { description: 'Deleted' }, ...problemResponses(400, 404), ...accountBoundResponses() },
+  });
+  registry.registerPath({
+    method: 'post', path: '/lists/{id}/add', tags,
+    summary: 'Add companies: appended at the end in the order given; already on the list: unchanged; in the removed set: back on the list',
+    description: 'An fnr that names no company is a 400 listing the unknown values, and nothing of the request is applied.',
+    request: { params: idParams, body: { required: true, content: requestJsonContent(ListMembers) } },
+    responses: { 200: record, ...problemResponses(400, 404, 415), ...accountBoundResponses() },
+  });
+  registry.registerPath({
+    method: 'post', path: '/lists/{id}/remove', tags,
+    summary: 'Remove companies: taken off the list and recorded in the removed set; companies not on the list: unchanged',
+    description: 'An fnr that names no company is a 400 listing the unknown values, and nothing of the request is applied.',
+    request: { params: idParams, body: { required: true, content: requestJsonContent(ListMembers) } },
+    responses: { 200: record, ...problemResponses(400, 404, 415), ...accountBoundResponses() },
+  });
+}

@@ -1,0 +1,81 @@
+// The screener's filter parameters by their exact names, and the canonical form of a filter set
+// (../shared/spec/api-decisions.md "Request bodies"): fnr normalised, numbers as numbers, booleans as
+// booleans, empty values dropped, keys sorted. Two filter sets are equal when their canonical forms
+// are. Saved queries store this form; the screener (issue 4) reads the same names. The 47 figure
+// ranges and the orderBy names come from schemas/keyFigures.ts.
+import { FIGURE_BY_PARAM, KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
+import { fnrFilterValue } from '../../schemas/identifiers.js';
+import type { FieldErrors } from '../errors.js';
+
+export type FilterKind = 'text' | 'fnr' | 'boolean' | 'number' | 'figureName';
+
+const TEXT_FILTERS = ['search', 'city', 'zipCode', 'courtCode', 'legalFormCode', 'oenaceCode', 'gisaLicenseKey'] as const;
+
+export const SCREENER_FILTERS: ReadonlyMap<string, FilterKind> = new Map<string, FilterKind>([
+  ...TEXT_FILTERS.map((name) => [name, 'text'] as const),
+  ['fnr', 'fnr'],
+  ['active', 'boolean'],
+  ['isScheinunternehmen', 'boolean'],
+  ...KEY_FIGURES.flatMap((f) => [[`${figureParam(f)}_gte`, 'number'], [`${figureParam(f)}_lte`, 'number']] as const),
+  ['orderBy', 'figureName'],
+  ['orderByDescending', 'boolean'],
+]);
+
+/** Screener parameters that shape one answer, not the query: never part of a saved filter set. */
+export const PAGING_PARAMETERS = new Set(['page', 'pageSize', 'countOnly']);
+
+export type FilterValue = string | number | boolean;
+export type CanonicalFilters = Record<string, FilterValue>;
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
+/** One value in its canonical type, or the reason it is not acceptable. */
+function canonicalValue(kind: FilterKind, value: unknown): { value: FilterValue } | { error: string } {
+  if (typeof value === 'object') return { error: 'must be a single value, not a list or an object' };
+  switch (kind) {
+    case 'text':
+      return typeof value === 'string' || typeof value === 'number' ? { value: String(value).trim() } : { error: 'must be a string' };
+    case 'fnr':
+      return typeof value === 'string' ? { value: fnrFilterValue(value) } : { error: 'must be a string' };
+    case 'boolean':
+      if (value === true || value === 'true') return { value: true };
+      if (value === false || value === 'false') return { value: false };
+      return { error: 'must be true or false' };
+    case 'number': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+      return Number.isFinite(n) ? { value: n } : { error: 'must be a number' };
+    }
+    case 'figureName':
+      return typeof value === 'string' && FIGURE_BY_PARAM.has(value.trim())
+        ? { value: value.trim() }
+        : { error: 'must name a figure, for example guv.Umsatzerloese or bilanz.BilanzSumme' };
+  }
+}
+
+export interface CanonicalResult {
+  filters: CanonicalFilters;
+  /** The text two equal filter sets share (sorted-key JSON). */
+  canonical: string;
+  /** Problems keyed `<path>.<filter name>`; empty when the set is acceptable. */
+  errors: FieldErrors;
+}
+
+/** Validates a filter set and brings it to canonical form; `path` prefixes the error keys. */
+export function canonicalFilters(raw: Record<string, unknown>, path = 'filters'): CanonicalResult {
+  const filters: CanonicalFilters = {};
+  const errors: FieldErrors = {};
+  for (const name of Object.keys(raw).sort()) {
+    const kind = SCREENER_FILTERS.get(name);
+    if (!kind) {
+      errors[`${path}.${name}`] = [PAGING_PARAMETERS.has(name) ? 'is chosen when a query runs and is not saved with it' : 'is not a screener filter'];
+      continue;
+    }
+    if (isEmpty(raw[name])) continue;
+    const result = canonicalValue(kind, raw[name]);
+    if ('error' in result) errors[`${path}.${name}`] = [result.error];
+    else filters[name] = result.value;
+  }
+  return { filters, canonical: JSON.stringify(filters), errors };
+}

@@ -1,0 +1,41 @@
+// The canonical form of a screener filter set (api-decisions.md): fnr normalised, numbers as numbers,
+// booleans as booleans, empty values dropped, keys sorted; names from the screener's parameter list,
+// with the 47 figure ranges derived from schemas/keyFigures.ts.
+import { describe, expect, it } from 'vitest';
+import { canonicalFilters, SCREENER_FILTERS } from '../../api/screener/filters.js';
+import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
+
+describe('canonical filters', () => {
+  it('makes spellings of the same filter set equal', () => {
+    const a = canonicalFilters({ fnr: '034853 f', 'guv.Umsatzerloese_gte': '1000000.50', active: 'true', city: 'Wien', zipCode: '' });
+    const b = canonicalFilters({ city: ' Wien ', active: true, 'guv.Umsatzerloese_gte': 1000000.5, fnr: '34853f', search: null });
+    expect(a.errors).toEqual({});
+    expect(a.canonical).toBe(b.canonical);
+    expect(a.canonical).toBe('{"active":true,"city":"Wien","fnr":"34853f","guv.Umsatzerloese_gte":1000000.5}');
+  });
+
+  it('keeps case: an upper-case fnr is a different filter (it matches nothing)', () => {
+    expect(canonicalFilters({ fnr: '34853F' }).canonical).not.toBe(canonicalFilters({ fnr: '34853f' }).canonical);
+  });
+
+  it('knows every figure range of the key-figure list, and orderBy on any figure', () => {
+    for (const figure of KEY_FIGURES) {
+      expect(SCREENER_FILTERS.get(`${figureParam(figure)}_gte`)).toBe('number');
+      expect(SCREENER_FILTERS.get(`${figureParam(figure)}_lte`)).toBe('number');
+      expect(canonicalFilters({ orderBy: figureParam(figure) }).errors).toEqual({});
+    }
+    expect(SCREENER_FILTERS.size).toBe(7 + 1 + 2 + 47 * 2 + 2);
+  });
+
+  it('names unknown filters, paging parameters and bad values', () => {
+    const { errors } = canonicalFilters({ colour: 'red', page: 1, active: 'ja', employees_lte: '1e', orderBy: 'guv.Nope', city: ['a'] });
+    expect(errors).toEqual({
+      'filters.active': ['must be true or false'],
+      'filters.city': ['must be a single value, not a list or an object'],
+      'filters.colour': ['is not a screener filter'],
+      'filters.employees_lte': ['must be a number'],
+      'filters.orderBy': ['must name a figure, for example guv.Umsatzerloese or bilanz.BilanzSumme'],
+      'filters.page': ['is chosen when a query runs and is not saved with it'],
+    });
+  });
+});
