@@ -26,7 +26,15 @@ import { errorHandler } from './middleware/errorHandler.js';
 import { monthlyQuota } from './middleware/monthlyQuota.js';
 import { requestBody } from './middleware/requestBody.js';
 import { responseType } from './middleware/responseType.js';
+import { postgresSearch } from '../indexer/search/postgresSearch.js';
+import type { SearchBackend } from '../indexer/search/searchBackend.js';
+import { businessesRouter } from './routes/businesses.js';
 import { catalogueRouter } from './routes/catalogues.js';
+import { changeFeedRouter } from './routes/changeFeeds.js';
+import { companyProfileRouter } from './routes/companyProfile.js';
+import { documentsRouter, type DocumentFetcher } from './routes/documents.js';
+import { graphRouter } from './routes/graph.js';
+import { peopleRouter } from './routes/people.js';
 import { exportRouter } from './routes/exports.js';
 import { healthRouter } from './routes/health.js';
 import { listRouter } from './routes/lists.js';
@@ -74,6 +82,10 @@ export interface AppDeps {
   clock?: Clock;
   /** The screener behind saved-query exports (issue 4 replaces the simple Postgres version). */
   screener?: ScreenerSearch;
+  /** Search backend of GET /businesses and /businesses/count; the Postgres read model by default. */
+  search?: SearchBackend;
+  /** Where documents the pipeline does not hold are fetched from (the Firmenbuch adapter). */
+  documents?: DocumentFetcher;
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
   /** Queues shown on the operator board at /admin/queues (needs adminToken). */
@@ -118,6 +130,11 @@ function mountOperations(app: Koa, deps: AppDeps): void {
   }
 }
 
+/** Without a Firmenbuch adapter, documents not stored locally answer the contract's 503. */
+const registerUnreachable: DocumentFetcher = {
+  document: () => Promise.reject(new Error('no Firmenbuch adapter configured')),
+};
+
 function apiRouter(deps: AppDeps, clock: Clock): Router {
   const screener = deps.screener ?? createPostgresScreener(deps.sql);
   const api = new Router({ prefix: API_PREFIX });
@@ -127,6 +144,13 @@ function apiRouter(deps: AppDeps, clock: Clock): Router {
     queryRouter(deps.sql),
     listRouter(deps.sql),
     exportRouter(deps.sql, screener, deps.log, clock),
+    // Fixed paths under /businesses before the profile's /businesses/{fnr}: the first match answers.
+    changeFeedRouter(deps.sql),
+    businessesRouter({ sql: deps.sql, search: deps.search ?? postgresSearch(deps.sql) }),
+    peopleRouter(deps.sql),
+    graphRouter(deps.sql),
+    documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable }),
+    companyProfileRouter(deps.sql),
   ]) {
     api.use(router.routes(), router.allowedMethods());
   }

@@ -30,6 +30,15 @@ const configSchema = z.object({
   EDIKTE_USER: optionalString,
   EDIKTE_PASSWORD: optionalString,
   BMF_LSU_URL: urlWithDefault('https://service.bmf.gv.at/service/allg/lsu/__Gen_Csv.asp'),
+  /**
+   * Which parts `npm start` runs in this process: any of api, pipeline, indexer (comma-separated).
+   * One process runs all three by default; docker-compose runs one part per container.
+   */
+  SERVICE_ROLES: z
+    .string()
+    .default('api,pipeline,indexer')
+    .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['api', 'pipeline', 'indexer'])).min(1, 'name at least one of api, pipeline, indexer')),
   /** Pipeline: jobs a worker runs at once, and the Firmenbuch request budget (requests per second). */
   PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   FIRMENBUCH_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),

@@ -7,6 +7,7 @@ import { registerCatalogueDocs } from '../routes/catalogues.js';
 import { registerExportDocs } from '../routes/exports.js';
 import { registerListDocs } from '../routes/lists.js';
 import { registerQueryDocs } from '../routes/queries.js';
+import { registerReadDocs } from './readDocs.js';
 import { AUTHENTICATED_RESPONSE_HEADERS } from './common.js';
 
 export const API_VERSION = 'v1';
@@ -61,6 +62,7 @@ export function buildOpenApiDocument() {
   registerQueryDocs(registry);
   registerListDocs(registry);
   registerExportDocs(registry);
+  registerReadDocs(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { title: 'Austrian company data API', version: API_VERSION, description: DESCRIPTION },

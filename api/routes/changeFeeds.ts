@@ -15,13 +15,13 @@ export const FEED_DEFAULT_PAGE_SIZE = 100;
 export const AGGREGATED_MAX_PER_TYPE = 2000;
 
 const isoTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp such as 2025-03-04T10:12:00Z' }).transform((v) => new Date(v));
-const feedQuery = z.object({
+export const feedQuery = z.object({
   sinceId: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').optional(),
   since: isoTimestamp.optional(),
   fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
   ...pagingShape(FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE),
 });
-const aggregatedQuery = z.object({
+export const aggregatedQuery = z.object({
   since: isoTimestamp.optional(),
   maxResultsPerType: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1')
     .max(AGGREGATED_MAX_PER_TYPE, `must be at most ${AGGREGATED_MAX_PER_TYPE}`).default(100),

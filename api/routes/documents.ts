@@ -16,7 +16,7 @@ export function documentContentType(key: string, stored: string | null): string 
   return /_PDF$/i.test(key) ? 'application/pdf' : 'application/xml';
 }
 
-type DocumentFetcher = Pick<FirmenbuchClient, 'document'>;
+export type DocumentFetcher = Pick<FirmenbuchClient, 'document'>;
 
 export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher }): Router {
   const router = new Router();

@@ -10,7 +10,7 @@ import { parseQuery } from '../validation.js';
 
 export const MAX_NODES = 500;
 
-const graphQuery = z.object({
+export const graphQuery = z.object({
   fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
   personId: z.string().trim().min(1).max(300).optional(),
   depth: z.coerce.number({ error: 'must be 1, 2 or 3' }).int('must be 1, 2 or 3').min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3').default(1),

@@ -9,7 +9,7 @@ import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-const peopleQuery = z.object({
+export const peopleQuery = z.object({
   firstName: name.optional(),
   lastName: name.optional(),
   functionCode: z.string().trim().regex(/^[A-Z]{1,4}$/, 'must be a function code such as GF').optional(),
@@ -17,7 +17,7 @@ const peopleQuery = z.object({
   fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
   ...pagingShape(),
 });
-const namesQuery = z.object({ search: name, ...pagingShape() });
+export const peopleNamesQuery = z.object({ search: name, ...pagingShape() });
 
 const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString().slice(0, 10) : v);
 const prefix = (v: string) => `${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -87,7 +87,7 @@ export function peopleRouter(sql: Sql): Router {
   });
 
   router.get('/people/names', async (ctx) => {
-    const q = parseQuery(namesQuery, ctx.query);
+    const q = parseQuery(peopleNamesQuery, ctx.query);
     const rows = await sql<{ personId: string; name: string; birthDate: Date | null; totalRecords: number }[]>`
       SELECT person_id, concat_ws(' ', first_name, last_name) AS name, birth_date, count(*) OVER () AS total_records
         FROM person

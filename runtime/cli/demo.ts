@@ -3,7 +3,9 @@
 // prints the base URL and the key.
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
 import { startApi } from '../../api/server.js';
-import { ensureReadModel, startIndexer } from '../../indexer/indexer.js';
+import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
+import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { onShutdown } from '../shutdown.js';
@@ -23,9 +25,15 @@ runMain(async () => {
   // Keys are stored hashed and shown once, so each demo run issues a new one and retires the old.
   await rt.sql`UPDATE api_key SET revoked_at = now() WHERE account_id = ${account.id} AND label = 'demo' AND revoked_at IS NULL`;
   const issued = await createApiKey(rt.sql, { accountId: account.id, label: 'demo' });
-  await ensureReadModel(rt.sql, rt.log);
-  const indexer = startIndexer(rt.sql, rt.log);
-  const api = await startApi({ sql: rt.sql, log: rt.log, port: rt.config.PORT });
-  console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' ${api.baseUrl}/courts\n`);
-  onShutdown(rt.log, [api.close, indexer.close, rt.close]);
+  const indexers = await startIndexers(rt.sql, rt.log, rt.config.ELASTICSEARCH_URL);
+  // The bundled corpus stays served by the fake register, so documents not stored yet (articles of
+  // association, ...) download live as they would from the real one.
+  const register = await startFakeFirmenbuch({ corpus: BUNDLED_CORPUS, port: 0 });
+  const api = await startApi({
+    sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl,
+    search: createSearchBackend(rt.sql, rt.config.ELASTICSEARCH_URL),
+    documents: new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 }),
+  });
+  console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'\n  docs:         ${api.baseUrl}/docs\n`);
+  onShutdown(rt.log, [api.close, indexers.close, register.close, rt.close]);
 });

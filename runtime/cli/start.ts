@@ -1,7 +1,10 @@
-// npm start: the service without replaying anything. Applies pending migrations, then runs the API
-// the pipeline workers with their change-feed schedules, and the indexer.
+// npm start: the service without replaying anything. Applies pending migrations, then runs the parts
+// SERVICE_ROLES names (default all three in this process): the API, the pipeline workers with their
+// change-feed schedules, and the indexers (Postgres read model, plus Elasticsearch when configured).
 import { startApi } from '../../api/server.js';
-import { ensureReadModel, indexerLag, startIndexer } from '../../indexer/indexer.js';
+import { indexerLag } from '../../indexer/indexer.js';
+import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
+import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { createMetrics } from '../metrics.js';
@@ -10,34 +13,52 @@ import { onShutdown } from '../shutdown.js';
 runMain(async () => {
   const rt = await bootstrap({ applicationName: 'service' });
   const { config } = rt;
+  const roles = new Set(config.SERVICE_ROLES);
   const metrics = createMetrics();
-  const pipeline = await startPipeline({
-    sql: rt.sql,
-    redisUrl: rt.redisUrl,
-    log: rt.log,
-    firmenbuch: {
-      baseUrl: config.FIRMENBUCH_URL,
-      apiKey: config.FIRMENBUCH_API_KEY,
-      timeoutMs: config.FIRMENBUCH_TIMEOUT_MS,
-      ratePerSecond: config.FIRMENBUCH_RATE_PER_SECOND,
-    },
-    concurrency: config.PIPELINE_CONCURRENCY,
-    schedules: {
-      companyChangesEveryMs: config.FIRMENBUCH_COMPANY_POLL_MINUTES * 60_000,
-      documentChangesEveryMs: config.FIRMENBUCH_DOCUMENT_POLL_MINUTES * 60_000,
-    },
-    onOutcome: metrics.jobOutcome,
-    onUpstreamRequest: metrics.upstreamRequest,
-  });
-  const queues = Object.values(pipeline.queues);
-  metrics.watchQueues(queues);
-  await ensureReadModel(rt.sql, rt.log);
-  const indexer = startIndexer(rt.sql, rt.log);
+  const closers: Array<() => Promise<void>> = [];
+  const firmenbuch = {
+    baseUrl: config.FIRMENBUCH_URL,
+    apiKey: config.FIRMENBUCH_API_KEY,
+    timeoutMs: config.FIRMENBUCH_TIMEOUT_MS,
+    ratePerSecond: config.FIRMENBUCH_RATE_PER_SECOND,
+  };
+
+  // The API process opens the queues too (work: false) for the operator board and queue metrics.
+  const pipeline = roles.has('pipeline') || roles.has('api')
+    ? await startPipeline({
+        sql: rt.sql,
+        redisUrl: rt.redisUrl,
+        log: rt.log,
+        firmenbuch,
+        concurrency: config.PIPELINE_CONCURRENCY,
+        work: roles.has('pipeline'),
+        schedules: roles.has('pipeline')
+          ? { companyChangesEveryMs: config.FIRMENBUCH_COMPANY_POLL_MINUTES * 60_000, documentChangesEveryMs: config.FIRMENBUCH_DOCUMENT_POLL_MINUTES * 60_000 }
+          : null,
+        onOutcome: metrics.jobOutcome,
+        onUpstreamRequest: metrics.upstreamRequest,
+      })
+    : null;
+  if (pipeline) metrics.watchQueues(Object.values(pipeline.queues));
+
+  if (roles.has('indexer')) {
+    const indexers = await startIndexers(rt.sql, rt.log, config.ELASTICSEARCH_URL);
+    closers.push(indexers.close);
+  }
   metrics.gauge('indexer_lag_changes', 'Newest change id minus the id the search read model has applied', () => indexerLag(rt.sql));
-  const api = await startApi({
-    sql: rt.sql, log: rt.log, port: config.PORT, metrics: metrics.registry, queues, adminToken: config.ADMIN_TOKEN,
-  });
-  console.log(`API: ${api.baseUrl}`);
-  // Stop taking requests, let workers finish their active jobs, then close the pools.
-  onShutdown(rt.log, [api.close, pipeline.close, indexer.close, rt.close]);
+
+  if (roles.has('api')) {
+    const api = await startApi({
+      sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
+      queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
+      search: createSearchBackend(rt.sql, config.ELASTICSEARCH_URL),
+      documents: new FirmenbuchClient({ baseUrl: firmenbuch.baseUrl, apiKey: firmenbuch.apiKey, timeoutMs: 30_000 }),
+    });
+    console.log(`API: ${api.baseUrl}`);
+    closers.unshift(api.close); // stop taking requests first
+  }
+  // Then let workers finish their active jobs, then close the pools.
+  if (pipeline) closers.push(pipeline.close);
+  onShutdown(rt.log, [...closers, rt.close]);
+  rt.log.info({ roles: [...roles] }, 'service started');
 });

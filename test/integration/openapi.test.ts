@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Router from '@koa/router';
 import { createApp } from '../../api/app.js';
 import { createPostgresScreener } from '../../api/screener/screenerSearch.js';
+import { businessesRouter } from '../../api/routes/businesses.js';
 import { catalogueRouter } from '../../api/routes/catalogues.js';
+import { changeFeedRouter } from '../../api/routes/changeFeeds.js';
+import { companyProfileRouter } from '../../api/routes/companyProfile.js';
+import { documentsRouter } from '../../api/routes/documents.js';
+import { graphRouter } from '../../api/routes/graph.js';
+import { peopleRouter } from '../../api/routes/people.js';
+import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { exportRouter } from '../../api/routes/exports.js';
 import { listRouter } from '../../api/routes/lists.js';
 import { queryRouter } from '../../api/routes/queries.js';
@@ -60,6 +67,9 @@ describe('GET /api/v1/openapi.json', () => {
     const served = [
       ...routesOf(catalogueRouter(db.sql)), ...routesOf(queryRouter(db.sql)), ...routesOf(listRouter(db.sql)),
       ...routesOf(exportRouter(db.sql, createPostgresScreener(db.sql), log, Date.now)),
+      ...routesOf(changeFeedRouter(db.sql)), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
+      ...routesOf(peopleRouter(db.sql)), ...routesOf(graphRouter(db.sql)), ...routesOf(companyProfileRouter(db.sql)),
+      ...routesOf(documentsRouter({ sql: db.sql, firmenbuch: { document: () => Promise.reject(new Error('unused')) } })),
     ].sort();
     expect(documented).toEqual(served);
     expect(documented).toContain('GET /oenace');

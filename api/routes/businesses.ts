@@ -1,0 +1,118 @@
+// Company search endpoints: the screener (GET /businesses), its count, name autocomplete, similar
+// companies and batch name resolution. Route pipeline: validate -> search backend -> presenter.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { findNames, resolveBand } from '../../indexer/search/nameSearch.js';
+import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
+import { oenaceEdv, screenerFilterShape, toScreenerQuery, type ScreenerFilterInput } from '../../indexer/search/screenerFilters.js';
+import type { ScreenerRow, SearchBackend } from '../../indexer/search/searchBackend.js';
+import { findSimilar } from '../../indexer/search/similarCompanies.js';
+import type { Sql } from '../../runtime/db.js';
+import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
+import { notFound, validationFailed } from '../errors.js';
+import { bodyOf } from '../middleware/requestBody.js';
+import { presentPage } from '../presenters/envelope.js';
+import { pagingShape, parseQuery, queryBoolean } from '../validation.js';
+
+export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional() });
+export const countQuery = z.object(screenerFilterShape);
+export const namesQuery = z.object({ search: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'), ...pagingShape() });
+export const similarQuery = z.object(pagingShape());
+export const resolveNamesBody = z.object({
+  names: z.array(z.string().max(500, 'must be at most 500 characters')).min(1, 'must hold at least one name').max(1000, 'must hold at most 1000 names'),
+}).strict();
+
+/** Autocomplete answers at most this many candidates in total (a few pages of suggestions). */
+const MAX_NAME_CANDIDATES = 200;
+
+/** Money and counts as JSON numbers; null stays null (never 0). */
+const decimalToNumber = (v: string | null) => (v === null ? null : Number(v));
+
+export function presentScreenerRow(row: ScreenerRow) {
+  return {
+    fnr: row.fnr,
+    name: row.name,
+    legalForm: row.legalFormCode ? { code: row.legalFormCode, text: row.legalFormText } : null,
+    court: row.courtCode ? { code: row.courtCode, text: row.courtText } : null,
+    city: row.city,
+    zipCode: row.zipCode,
+    isActive: row.isActive,
+    isScheinunternehmen: row.isScheinunternehmen,
+    hasEdikt: row.hasEdikt,
+    keyFigures: row.documentKey
+      ? { documentDate: row.documentDate, ...Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), decimalToNumber(row.figures[figureJsonKey(f)] ?? null)])) }
+      : null,
+  };
+}
+
+/** Resolves an ÖNACE code in any spelling (with or without section letter) to its EDV path, or 400. */
+async function resolveOenace(sql: Sql, code: string | undefined): Promise<string | undefined> {
+  if (code === undefined) return undefined;
+  const edv = oenaceEdv(code);
+  const [row] = await sql<{ edvCode: string }[]>`
+    SELECT edv_code FROM oenace_class
+     WHERE version = '2008' AND (edv_code = ${edv} OR regexp_replace(edv_code, '^[A-Z]', '') = ${edv})
+     ORDER BY level LIMIT 1`;
+  if (!row) throw validationFailed({ oenaceCode: [`no ÖNACE 2008 class has the code ${code}`] });
+  return row.edvCode;
+}
+
+async function screenerQueryFrom(sql: Sql, input: ScreenerFilterInput, paging: { page: number; pageSize: number }) {
+  return toScreenerQuery(input, paging, await resolveOenace(sql, input.oenaceCode));
+}
+
+export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Router {
+  const { sql, search } = deps;
+  const router = new Router();
+
+  router.get('/businesses', async (ctx) => {
+    const q = parseQuery(screenerQuery, ctx.query);
+    const query = await screenerQueryFrom(sql, q, { page: q.page, pageSize: q.pageSize });
+    const result = await search.screener(query, { countOnly: q.countOnly ?? false });
+    ctx.body = presentPage(result.rows.map(presentScreenerRow), q.page, q.pageSize, result.total);
+  });
+
+  router.get('/businesses/count', async (ctx) => {
+    const q = parseQuery(countQuery, ctx.query);
+    ctx.body = { count: await search.count(await screenerQueryFrom(sql, q, { page: 1, pageSize: 1 })) };
+  });
+
+  router.get('/businesses/names', async (ctx) => {
+    const q = parseQuery(namesQuery, ctx.query);
+    const hits = await findNames(sql, q.search, Math.min(MAX_NAME_CANDIDATES, q.page * q.pageSize));
+    const page = hits.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
+    ctx.body = presentPage(page.map((h) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive })), q.page, q.pageSize, hits.length);
+  });
+
+  router.post('/businesses/resolve-names', async (ctx) => {
+    const parsed = resolveNamesBody.safeParse(bodyOf(ctx));
+    if (!parsed.success) {
+      throw validationFailed(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', [i.message]])));
+    }
+    const answers = [];
+    for (const name of parsed.data.names) {
+      const hits = normaliseForSearch(name) === '' ? [] : await findNames(sql, name, 5);
+      const best = hits[0];
+      const band = resolveBand(best);
+      answers.push({
+        name,
+        fnr: band === 'none' ? null : best!.fnr,
+        matchedName: band === 'none' ? null : best!.name,
+        score: best ? Math.round(best.score * 1000) / 1000 : 0,
+        match: band,
+        candidates: hits.map((h) => ({ fnr: h.fnr, name: h.name, score: Math.round(h.score * 1000) / 1000 })),
+      });
+    }
+    ctx.body = answers;
+  });
+
+  router.get('/businesses/:fnr/similar', async (ctx) => {
+    const q = parseQuery(similarQuery, ctx.query);
+    const result = await findSimilar(sql, ctx.params.fnr!, { page: q.page, pageSize: q.pageSize });
+    if (!result) throw notFound(`No company has the register number ${ctx.params.fnr}.`);
+    ctx.body = presentPage(result.rows.map((r) => ({ ...presentScreenerRow(r.row), similarity: r.similarity })), q.page, q.pageSize, result.total);
+  });
+
+  return router;
+}
+
