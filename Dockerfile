@@ -4,7 +4,8 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 # Dev dependencies stay: the service runs TypeScript through tsx, without a separate build step.
-RUN npm ci --no-audit --no-fund --omit=optional
+# Optional dependencies stay too: esbuild (under tsx) ships its binary as one.
+RUN npm ci --no-audit --no-fund
 COPY . .
 EXPOSE 8080
 CMD ["npm", "start"]
