@@ -9,6 +9,7 @@ import type { Enqueue, JobHandlers } from '../jobs/runJob.js';
 import { storeCompanyExtract } from '../store/companyStore.js';
 import { storeAnnualAccount, storeDocumentContent, storeDocumentListings } from '../store/documentStore.js';
 import { parseAnnualAccount } from './annualAccountParser.js';
+import { SEARCH_CAP, splitCappedTask } from './backfill.js';
 import { addDays, changeWindows } from './changeWindows.js';
 import type { FirmenbuchClient } from './firmenbuchClient.js';
 
@@ -56,6 +57,22 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
       const windows = changeWindows(from, today());
       for (const w of windows) await enqueue(feed === 'company' ? 'companyChanges' : 'documentChanges', w);
       return { windows: windows.length, from };
+    },
+
+    backfill: async (task) => {
+      const result = await client.searchCompanies({
+        firmenwortlaut: `${task.prefix}*`, exakteSuche: true, suchbereich: 1, rechtsform: task.legalForm, ortnr: task.ortnr,
+      });
+      if (result.hits.length >= SEARCH_CAP) {
+        const children = splitCappedTask(task);
+        if (children.length > 0) {
+          for (const child of children) await enqueue('backfill', child);
+          return { capped: true, split: children.length };
+        }
+        log.warn({ task }, 'backfill search still capped at 1000 hits after every split; the rest of this prefix is not reached');
+      }
+      for (const hit of result.hits) await enqueue('company', { fnr: hit.fnr, vnr: null });
+      return { companies: result.hits.length };
     },
 
     companyChanges: async ({ from, to }) => {

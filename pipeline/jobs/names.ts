@@ -36,6 +36,14 @@ export const JOBS = {
     payload: z.object({ from: isoDate, to: isoDate }),
     jobId: (p: { from: string; to: string }) => `documentChanges.${p.from}.${p.to}`,
   },
+  /** SUCHEFIRMA for one name prefix of one legal form (pipeline/firmenbuch/backfill.ts). */
+  backfill: {
+    name: 'firmenbuch.backfill',
+    queue: QUEUES.firmenbuch,
+    payload: z.object({ legalForm: z.string().min(1), prefix: z.string().min(1), ortnr: z.string().regex(/^\d$/).optional() }),
+    jobId: (p: { legalForm: string; prefix: string; ortnr?: string }) =>
+      `backfill.${p.legalForm}.${Buffer.from(p.prefix).toString('base64url')}.${p.ortnr ?? 'all'}`,
+  },
   /** Fetch AUSZUG_V2 for one company and store it with its change row; then list its documents. */
   company: {
     name: 'firmenbuch.company',
