@@ -94,6 +94,26 @@ describe('names, resolve-names, similar', () => {
   });
 });
 
+describe('reindex', () => {
+  it('keeps answering during a rebuild, with no error and no missing company', async () => {
+    const expected = (await json(await http.get('/api/v1/businesses/count'))).count;
+    let running = true;
+    const answers: Array<{ status: number; count?: number }> = [];
+    const reader = (async () => {
+      while (running) {
+        const res = await http.get('/api/v1/businesses?countOnly=true');
+        answers.push({ status: res.status, count: res.status === 200 ? (await json(res)).totalRecords : undefined });
+      }
+    })();
+    await rebuildReadModel(db.sql, log);
+    await rebuildReadModel(db.sql, log);
+    running = false;
+    await reader;
+    expect(answers.length).toBeGreaterThan(3);
+    expect(answers.filter((a) => a.status !== 200 || a.count !== expected)).toEqual([]);
+  });
+});
+
 describe('freshness', () => {
   it('shows a change stored by the pipeline in the screener within 2 s on an idle system', async () => {
     const indexer = startIndexer(db.sql, log, 100);

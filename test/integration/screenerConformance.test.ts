@@ -38,6 +38,10 @@ export const SCREENER_CASES: Case[] = [
   { name: 'ÖNACE division in contract form', params: { oenaceCode: 'J 62' }, expect: [1005] },
   { name: 'ÖNACE subclass exact', params: { oenaceCode: 'F 41.20-1' }, expect: [34853] },
   { name: 'active=false', params: { active: 'false' }, expect: [1004] },
+  { name: 'active=true', params: { active: 'true', city: 'Wien' }, expect: [34853, 1005] },
+  { name: 'trade key of a licence held (ended licences do not count)', params: { gisaLicenseKey: '590100' }, expect: [1001] },
+  { name: 'on the bogus-company list', params: { isScheinunternehmen: 'true' }, expect: [1006] },
+  { name: 'not on the bogus-company list', params: { isScheinunternehmen: 'false', zipCode: '5020' }, expect: [] },
   { name: 'range never matches a null figure', params: { 'guv.Umsatzerloese_gte': '0' }, expect: [34853, 1001, 1002, 1004, 1006] },
   { name: 'range with decimals', params: { 'guv.Umsatzerloese_gte': '1200000.50', 'guv.Umsatzerloese_lte': '5000000' }, expect: [34853, 1001] },
   { name: 'negative values', params: { 'guv.Jahresueberschuss_lte': '-100000' }, expect: [1006] },
@@ -61,6 +65,13 @@ for (const backend of backends) {
     beforeAll(async () => {
       db = await createTestDatabase();
       await seedCompanies(db.sql, COMPANIES);
+      // A trade licence and a listing as bogus company, as the GISA and BMF pipelines store them.
+      await db.sql`
+        INSERT INTO trade_license (gisa_zahl, fnr, trade_key, wording, effective_from, holder_kind, holder_name)
+        VALUES ('123456784', ${seedFnr(1001)}, '590100', 'Tischler', '2018-06-15', 'legal', 'Huber Holz GmbH'),
+               ('223456781', ${seedFnr(1002)}, '590100', 'Tischler', '2010-01-01', 'legal', 'Alpen Handel AG')`;
+      await db.sql`UPDATE trade_license SET ended_on = '2020-01-01' WHERE gisa_zahl = '223456781'`;
+      await db.sql`INSERT INTO bogus_company_listing (listing_key, name, fnr) VALUES (${seedFnr(1006)}, 'Verlustbringer GmbH', ${seedFnr(1006)})`;
       await rebuildReadModel(db.sql, createLogger('silent'));
       while ((await indexOnce(db.sql)) > 0);
       search = backend.make(db);
