@@ -5,6 +5,7 @@
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
 import { readChanges, safeChangeBound } from '../pipeline/store/changeLog.js';
+import { startPolling } from './pollLoop.js';
 import { READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, upsertDocumentsSql } from './companySearchTable.js';
 
 /** Serialises incremental batches and the rebuild's final swap. */
@@ -130,22 +131,5 @@ export interface RunningIndexer {
 
 /** Polls the change log; a change is searchable within about one interval of its commit. */
 export function startIndexer(sql: Sql, log: Logger, intervalMs = 250): RunningIndexer {
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const applied = await indexOnce(sql);
-        if (applied > 0) continue; // more may be waiting
-      } catch (err) {
-        log.error({ err }, 'indexer step failed; retrying');
-      }
-      await new Promise((r) => setTimeout(r, intervalMs));
-    }
-  })();
-  return {
-    close: async () => {
-      stopped = true;
-      await loop;
-    },
-  };
+  return startPolling(() => indexOnce(sql), log, 'indexer', intervalMs);
 }

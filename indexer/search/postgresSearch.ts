@@ -10,7 +10,8 @@ const FIGURE_FIELDS = KEY_FIGURES.map((f) => [figureJsonKey(f), toCamel(figureCo
 
 type RawRow = Record<string, unknown>;
 
-function toScreenerRow(raw: RawRow): ScreenerRow {
+/** A read-model row (camelCased columns) as a ScreenerRow. */
+export function toScreenerRow(raw: RawRow): ScreenerRow {
   const documentDate = raw.documentDate as Date | string | null;
   return {
     fnr: raw.fnr as string,

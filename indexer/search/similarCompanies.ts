@@ -7,28 +7,12 @@
 // Candidates share at least the ÖNACE section; companies without an industry code are compared with
 // companies of the same legal form in the same state.
 import type { Sql } from '../../runtime/db.js';
-import { KEY_FIGURES, figureColumn, figureJsonKey } from '../../schemas/keyFigures.js';
 import { RESULT_COLUMNS } from './postgresScreenerQuery.js';
+import { toScreenerRow } from './postgresSearch.js';
 import type { ScreenerRow } from './searchBackend.js';
 
 /** Upper bound on candidates scored per request: keeps the answer bounded on broad sections. */
 const MAX_CANDIDATES = 20_000;
-
-const toCamel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-function toRow(raw: Record<string, unknown>): ScreenerRow {
-  const date = raw.documentDate as Date | null;
-  return {
-    fnr: raw.fnr as string, name: raw.name as string,
-    legalFormCode: raw.legalFormCode as string | null, legalFormText: raw.legalFormText as string | null,
-    courtCode: raw.courtCode as string | null, courtText: raw.courtText as string | null,
-    city: raw.city as string | null, zipCode: raw.zipCode as string | null,
-    isActive: raw.isActive as boolean, isScheinunternehmen: raw.isScheinunternehmen as boolean, hasEdikt: raw.hasEdikt as boolean,
-    documentKey: raw.documentKey as string | null,
-    documentDate: date instanceof Date ? date.toISOString().slice(0, 10) : (date as string | null),
-    figures: Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), (raw[toCamel(figureColumn(f))] as string | null) ?? null])),
-  };
-}
 
 const sizeTerm = (column: string) =>
   `CASE WHEN s.${column} > 0 AND t.${column} > 0 THEN exp(-abs(ln(s.${column}) - ln(t.${column}))) END`;
@@ -65,7 +49,7 @@ export async function findSimilar(
   if (!exists) return null;
   const rows = await sql.unsafe<Record<string, unknown>[]>(SIMILAR_SQL, [fnr, paging.pageSize, (paging.page - 1) * paging.pageSize]);
   return {
-    rows: rows.map((r) => ({ row: toRow(r), similarity: r.similarity as number })),
+    rows: rows.map((r) => ({ row: toScreenerRow(r), similarity: r.similarity as number })),
     total: (rows[0]?.totalRecords as number | undefined) ?? 0,
   };
 }

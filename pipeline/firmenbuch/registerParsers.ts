@@ -10,6 +10,7 @@ import {
   type XmlElement,
 } from './soapResponse.js';
 import { Warnings, codeText, dateValue, fnrValue, pnrValue, responseRoot, type CodeText } from './extractParser.js';
+import { ARTEN_DER_VERAENDERUNG, type ArtDerVeraenderung } from './soapEnvelope.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Document KEY
@@ -303,29 +304,10 @@ export function parseUrkunde(input: XmlElement | string): DocumentContent {
 // ---------------------------------------------------------------------------------------------------
 // VERAENDERUNGENFIRMA
 
-export type ChangeKind =
-  | 'Neueintragung'
-  | 'Änderung'
-  | 'Löschung'
-  | 'FIRMENBEZEICHNUNG'
-  | 'FIRMENSITZ'
-  | 'RECHTSFORM'
-  | 'EINTRITT_IN_FUNKTION'
-  | 'AUSSCHEIDEN_AUS_EINER_FUNKTION'
-  | 'VERSCHMELZUNG'
-  | 'UEBERTRAGENDE_UMWANDLUNG'
-  | 'EINBRINGUNG'
-  | 'ZUSAMMENSCHLUSS'
-  | 'REALTEILUNG'
-  | 'SPALTUNG'
-  | 'KAPITALAENDERUNG_DER_FIRMA'
-  | 'KAPITALAENDERUNG_EINES_GESELLSCHAFTERS';
+/** The three kinds every unfiltered feed reports, plus the typed ones a filtered request returns. */
+export type ChangeKind = 'Neueintragung' | 'Änderung' | 'Löschung' | ArtDerVeraenderung;
 
-const CHANGE_KINDS: ReadonlySet<string> = new Set<ChangeKind>([
-  'Neueintragung', 'Änderung', 'Löschung', 'FIRMENBEZEICHNUNG', 'FIRMENSITZ', 'RECHTSFORM', 'EINTRITT_IN_FUNKTION',
-  'AUSSCHEIDEN_AUS_EINER_FUNKTION', 'VERSCHMELZUNG', 'UEBERTRAGENDE_UMWANDLUNG', 'EINBRINGUNG', 'ZUSAMMENSCHLUSS',
-  'REALTEILUNG', 'SPALTUNG', 'KAPITALAENDERUNG_DER_FIRMA', 'KAPITALAENDERUNG_EINES_GESELLSCHAFTERS',
-]);
+const CHANGE_KINDS: ReadonlySet<string> = new Set<ChangeKind>(['Neueintragung', 'Änderung', 'Löschung', ...ARTEN_DER_VERAENDERUNG]);
 
 /** Transliterated spellings are tolerated; they map to the documented ones. */
 const CHANGE_KIND_ALIASES: Readonly<Record<string, ChangeKind>> = { Aenderung: 'Änderung', Loeschung: 'Löschung' };

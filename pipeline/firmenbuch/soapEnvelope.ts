@@ -217,20 +217,14 @@ export function buildUrkundeRequest(params: UrkundeParams, options: EnvelopeOpti
   return buildEnvelope('urkunde', [['KEY', params.key]], options);
 }
 
-export type ArtDerVeraenderung =
-  | 'FIRMENBEZEICHNUNG'
-  | 'FIRMENSITZ'
-  | 'RECHTSFORM'
-  | 'EINTRITT_IN_FUNKTION'
-  | 'AUSSCHEIDEN_AUS_EINER_FUNKTION'
-  | 'VERSCHMELZUNG'
-  | 'UEBERTRAGENDE_UMWANDLUNG'
-  | 'EINBRINGUNG'
-  | 'ZUSAMMENSCHLUSS'
-  | 'REALTEILUNG'
-  | 'SPALTUNG'
-  | 'KAPITALAENDERUNG_DER_FIRMA'
-  | 'KAPITALAENDERUNG_EINES_GESELLSCHAFTERS';
+/** The typed kinds of change VERAENDERUNGENFIRMA can filter on (and then reports). */
+export const ARTEN_DER_VERAENDERUNG = [
+  'FIRMENBEZEICHNUNG', 'FIRMENSITZ', 'RECHTSFORM', 'EINTRITT_IN_FUNKTION', 'AUSSCHEIDEN_AUS_EINER_FUNKTION', 'VERSCHMELZUNG',
+  'UEBERTRAGENDE_UMWANDLUNG', 'EINBRINGUNG', 'ZUSAMMENSCHLUSS', 'REALTEILUNG', 'SPALTUNG', 'KAPITALAENDERUNG_DER_FIRMA',
+  'KAPITALAENDERUNG_EINES_GESELLSCHAFTERS',
+] as const;
+
+export type ArtDerVeraenderung = (typeof ARTEN_DER_VERAENDERUNG)[number];
 
 export interface VeraenderungenFirmaParams {
   von: string;

@@ -7,6 +7,7 @@ import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
 import { readChanges, safeChangeBound } from '../../../pipeline/store/changeLog.js';
 import { DOCUMENT_SELECT } from '../../companySearchTable.js';
+import { startPolling } from '../../pollLoop.js';
 import { INDEX_ALIAS, INDEX_MAPPINGS, INDEX_SETTINGS, parseIndexName, versionedIndexName } from './mapping.js';
 
 const ES_CURSOR = 'companies-es';
@@ -154,21 +155,5 @@ export async function deleteOldIndices(client: Client, live: string, log: Logger
 
 /** Follows the change log into Elasticsearch, like startIndexer does for the Postgres read model. */
 export function startEsIndexer(sql: Sql, client: Client, log: Logger, intervalMs = 250): { close: () => Promise<void> } {
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        if ((await esIndexOnce(sql, client)) > 0) continue;
-      } catch (err) {
-        log.error({ err }, 'Elasticsearch indexing step failed; retrying');
-      }
-      await new Promise((r) => setTimeout(r, intervalMs));
-    }
-  })();
-  return {
-    close: async () => {
-      stopped = true;
-      await loop;
-    },
-  };
+  return startPolling(() => esIndexOnce(sql, client), log, 'Elasticsearch indexing', intervalMs);
 }
