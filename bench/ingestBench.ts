@@ -2,30 +2,41 @@
 // Generates N synthetic companies with one typical filing each in the upstream formats, serves them
 // through the fake upstream and replays them through the real pipeline into a fresh Postgres
 // database. Prints companies/s and filings/s end to end, the annual-account parser alone (filings/s
-// and MB/s on one core), PDF text extraction (ten-page documents/s) and the peak RSS of this process
-// (which runs the workers). With --json the figures are one JSON object on the last line.
+// and MB/s on one core), PDF text extraction (ten-page documents/s) and the peak RSS of the worker
+// process. With --json the figures are one JSON object on the last line.
+//
+// Three processes, as in production: this one (corpus, micro-benchmarks, database setup), the fake
+// register, and the pipeline worker (`--worker-child`: the replay, i.e. startPipeline plus the
+// change-feed windows), whose peak RSS (VmHWM) is the reported figure. BENCH_CPU_PROF=<dir> writes a
+// CPU profile of the worker child there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { extractPdfText } from '../pipeline/documents/pdfText.js';
-import { parseAnnualAccount } from '../pipeline/firmenbuch/annualAccountParser.js';
-import { simplePdf, writeSyntheticCorpus } from '../pipeline/firmenbuch/syntheticCorpus.js';
 import { replay } from '../pipeline/replay/replay.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
-import { migrate } from '../runtime/migrate.js';
 import { ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
-import { dropDatabase } from '../test/helpers/testDatabase.js';
 
-const { values } = parseArgs({ options: { companies: { type: 'string', default: '1000' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    companies: { type: 'string', default: '1000' },
+    json: { type: 'boolean', default: false },
+    // Internal: run as the pipeline worker child (options as JSON in BENCH_WORKER_OPTIONS).
+    'worker-child': { type: 'boolean', default: false },
+  },
+});
 const companies = Number(values.companies);
 const log = createLogger('warn', { stderr: true });
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
+// The micro-benchmarks, corpus writer and database setup are imported dynamically, in this (parent)
+// process only: loaded in the worker child they would count towards the worker's RSS.
 async function parserBench(xmls: string[]) {
+  const { parseAnnualAccount } = await import('../pipeline/firmenbuch/annualAccountParser.js');
   const bytes = xmls.reduce((s, x) => s + Buffer.byteLength(x), 0);
   for (const xml of xmls.slice(0, 50)) parseAnnualAccount(xml); // warm-up
   const rounds = Math.max(1, Math.ceil(2000 / xmls.length));
@@ -40,6 +51,8 @@ async function parserBench(xmls: string[]) {
 }
 
 async function pdfBench() {
+  const { extractPdfText } = await import('../pipeline/documents/pdfText.js');
+  const { simplePdf } = await import('../pipeline/firmenbuch/syntheticCorpus.js');
   const pages = Array.from({ length: 10 }, (_, p) =>
     Array.from({ length: 45 }, (_, l) => `Seite ${p + 1}, Zeile ${l + 1}: Anhang zum Jahresabschluss, Erläuterungen zur Bilanz und GuV.`),
   );
@@ -69,7 +82,93 @@ async function startFakeProcess(dir: string): Promise<{ url: string; child: Chil
   return { url, child };
 }
 
+/** Concurrency of the worker's BullMQ worker and size of its Postgres pool. */
+const WORKER_CONCURRENCY = 16;
+const WORKER_POOL = 10;
+
+interface WorkerChildOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  fixturesDir: string;
+  upstreamUrl: string;
+}
+
+/** kB from a `/proc/<pid>/status` line such as `VmHWM:  123456 kB`, or 0. */
+function procStatusKb(pid: number | 'self', field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms; 0 when it cannot be read. */
+function procCpuMs(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
+/** The worker child: runs the replay (startPipeline with the replay's options) and reports on stdout. */
+async function workerChild() {
+  const opts = JSON.parse(process.env.BENCH_WORKER_OPTIONS ?? '') as WorkerChildOptions;
+  const sql = createSql(opts.databaseUrl, { max: WORKER_POOL, applicationName: 'ingest-bench-worker' });
+  try {
+    const summary = await replay({
+      sql, redisUrl: opts.redisUrl, log, fixturesDir: opts.fixturesDir, upstreamUrl: opts.upstreamUrl,
+      prefix: 'bench-ingest', concurrency: WORKER_CONCURRENCY,
+    });
+    (globalThis as { gc?: () => void }).gc?.(); // with --expose-gc (BENCH_EXPOSE_GC=1): the live heap, not garbage
+    const peakRssKb = Math.max(procStatusKb('self', 'VmHWM'), Math.round(process.memoryUsage().rss / 1024));
+    const usage = process.cpuUsage();
+    // The CPU the worker's Postgres backends used (same machine): the database's share of the budget.
+    const backends = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = 'ingest-bench-worker'`;
+    const postgresCpuMs = backends.reduce((sum, b) => sum + procCpuMs(b.pid), 0);
+    process.stdout.write(`${JSON.stringify({
+      summary: { ...summary, failed: summary.failed.slice(0, 20) }, peakRssKb, memory: process.memoryUsage(), workerCpuMs: (usage.user + usage.system) / 1000, postgresCpuMs,
+    })}\n`);
+  } finally {
+    await sql.end();
+  }
+}
+
+async function runWorkerChild(opts: WorkerChildOptions) {
+  const profDir = process.env.BENCH_CPU_PROF;
+  const child = spawn(process.execPath, [
+    ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
+    ...(process.env.BENCH_EXPOSE_GC ? ['--expose-gc'] : []),
+    '--import', 'tsx', new URL(import.meta.url).pathname, '--worker-child',
+  ], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_WORKER_OPTIONS: JSON.stringify(opts) } });
+  // VmHWM is read at the end by the child itself; VmRSS sampled from here is the fallback.
+  let sampledKb = 0;
+  const sampler = setInterval(() => {
+    if (child.pid) sampledKb = Math.max(sampledKb, procStatusKb(child.pid, 'VmRSS'));
+  }, 100);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(sampler);
+  const last = out.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`worker child exited with ${code}: ${out.slice(-2000)}`);
+  const report = JSON.parse(last) as { summary: Awaited<ReturnType<typeof replay>>; peakRssKb: number; workerCpuMs: number; postgresCpuMs: number };
+  const mb = (n: number) => Math.round(n / 1024 / 1024);
+  const m = (report as { memory?: NodeJS.MemoryUsage }).memory;
+  if (m) say(`worker memory at the end: rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${mb(m.external)} MB, array buffers ${mb(m.arrayBuffers)} MB`);
+  return { ...report, peakRssBytes: Math.max(report.peakRssKb, sampledKb) * 1024 };
+}
+
 async function main() {
+  const { writeSyntheticCorpus } = await import('../pipeline/firmenbuch/syntheticCorpus.js');
+  const { migrate } = await import('../runtime/migrate.js');
+  const { dropDatabase } = await import('../test/helpers/testDatabase.js');
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const server = await resolvePostgresServer(config, log);
   const redisUrl = await resolveRedisUrl(config, log);
@@ -88,18 +187,24 @@ async function main() {
 
     await dropDatabase(server.url, database);
     await ensureDatabase(server.url, database);
-    const sql = createSql(withDatabase(server.url, database), { max: 10 });
+    const databaseUrl = withDatabase(server.url, database);
+    const sql = createSql(databaseUrl, { max: 1 });
     await migrate(sql);
-    let peakRss = process.memoryUsage().rss;
-    const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    }, 100);
-    say('end to end through the fake upstream, BullMQ and Postgres ...');
-    const fake = await startFakeProcess(dir);
-    const summary = await replay({ sql, redisUrl, log, fixturesDir: dir, upstreamUrl: fake.url, prefix: 'bench-ingest', concurrency: 16 });
-    fake.child.kill();
-    clearInterval(sampler);
     await sql.end();
+    say('end to end through the fake upstream, BullMQ and Postgres (worker in its own process) ...');
+    const fake = await startFakeProcess(dir);
+    let worker;
+    let fakeCpuMs = 0;
+    try {
+      worker = await runWorkerChild({ databaseUrl, redisUrl, fixturesDir: dir, upstreamUrl: fake.url });
+      fakeCpuMs = fake.child.pid ? procCpuMs(fake.child.pid) : 0;
+    } finally {
+      fake.child.kill();
+    }
+    const { summary, peakRssBytes: peakRss } = worker;
+    // CPU per company: the box is shared, so wall-clock rates move with its load; CPU per company does not.
+    const perCompany = (ms: number) => Number((ms / Math.max(1, summary.companies)).toFixed(2));
+    if (summary.failed.length > 0) say(`failed jobs (first ${summary.failed.length}): ${JSON.stringify(summary.failed.slice(0, 5))}`);
     const seconds = summary.durationMs / 1000;
     const result = {
       companies,
@@ -110,11 +215,16 @@ async function main() {
       ...parser,
       ...pdf,
       peakRssMB: Math.round(peakRss / 1024 / 1024),
+      workerCpuMsPerCompany: perCompany(worker.workerCpuMs),
+      postgresCpuMsPerCompany: perCompany(worker.postgresCpuMs),
+      fakeUpstreamCpuMsPerCompany: perCompany(fakeCpuMs),
+      loadAverage: Number(loadavg()[0]!.toFixed(1)),
     };
     console.log(`end to end: ${result.companiesPerSecond} companies/s, ${result.filingsPerSecond} filings/s (${companies} companies in ${result.durationSeconds} s, ${result.failures} failures)`);
     console.log(`parser alone: ${result.parserFilingsPerSecond} filings/s, ${result.parserMBPerSecond} MB/s (average filing ${result.averageFilingKB} KB, one core)`);
     console.log(`PDF text: ${result.pdfTenPageDocsPerSecond} ten-page documents/s`);
     console.log(`peak RSS of the worker process: ${result.peakRssMB} MB`);
+    console.log(`CPU per company: worker ${result.workerCpuMsPerCompany} ms, its Postgres backends ${result.postgresCpuMsPerCompany} ms, fake upstream ${result.fakeUpstreamCpuMsPerCompany} ms (load average ${result.loadAverage})`);
     if (values.json) console.log(JSON.stringify(result));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -123,7 +233,7 @@ async function main() {
   }
 }
 
-main().catch((err: unknown) => {
+(values['worker-child'] ? workerChild() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

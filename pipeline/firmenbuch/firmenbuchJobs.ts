@@ -3,7 +3,6 @@
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
-import { extractPdfText } from '../documents/pdfText.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
 import type { Enqueue, JobHandlers } from '../jobs/runJob.js';
 import { storeCompanyExtract } from '../store/companyStore.js';
@@ -105,12 +104,11 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
     documentList: async ({ fnr }) => {
       const result = await client.listDocuments(fnr);
       const listings = result.documents.filter((d) => d.fnr === null || d.fnr === fnr);
-      const stored = await storeDocumentListings(sql, fnr, listings);
       // Annual accounts are fetched eagerly (their figures feed the screener); other documents on demand.
-      const pending = await sql<{ documentKey: string }[]>`
-        SELECT document_key FROM document
-         WHERE fnr = ${fnr} AND document_type_code = ${ANNUAL_ACCOUNT_TYPE} AND content_fetched_at IS NULL`;
-      for (const doc of pending) await enqueue('annualAccount', { fnr, documentKey: doc.documentKey });
+      // The store reads the company's unfetched annual accounts in the round trip of its writes.
+      const stored = await storeDocumentListings(sql, fnr, listings, { unfetchedOfType: ANNUAL_ACCOUNT_TYPE });
+      const pending = stored.unfetched ?? [];
+      for (const documentKey of pending) await enqueue('annualAccount', { fnr, documentKey });
       return { created: stored.created.length, updated: stored.updated.length, toFetch: pending.length };
     },
 
@@ -121,22 +119,33 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
         SELECT content_type, to_char(filed_on, 'YYYY-MM-DD') AS filed_on FROM document WHERE document_key = ${documentKey}`;
       const contentType = doc.contentType ?? meta?.contentType ?? (documentKey.endsWith('_PDF') ? 'application/pdf' : 'application/xml');
       if (contentType.includes('pdf')) {
+        // Loaded on the first PDF only: pdf.js is large (about 150 MB more RSS under tsx) and most
+        // annual accounts are XML.
+        const { extractPdfText } = await import('../documents/pdfText.js');
         const { text, pages } = await extractPdfText(doc.content);
         await storeDocumentContent(sql, documentKey, doc.content, text);
         return { kind: 'pdf', pages };
       }
-      // Bytes first: a filing that does not parse keeps its input in the database as well as on the job.
-      await storeDocumentContent(sql, documentKey, doc.content, null);
+      // The bytes are always kept: a filing that does not parse (or cannot be stored) keeps its input in
+      // the database as well as on the job. A filing that parses stores bytes and figures in one transaction.
       const xml = decodeXmlDocument(doc.content);
       let parsed;
       try {
         parsed = parseAnnualAccount(xml);
       } catch (err) {
+        await storeDocumentContent(sql, documentKey, doc.content, null);
         throw new UnrecoverableInputError(`annual account ${documentKey} does not parse: ${(err as Error).message}`, xml, { cause: err });
       }
-      const stored = await storeAnnualAccount(sql, {
-        documentKey, fnr, parsed, rawXml: xml, filedOn: meta?.filedOn ?? null, parserVersion: ANNUAL_ACCOUNT_PARSER_VERSION,
-      });
+      let stored;
+      try {
+        stored = await storeAnnualAccount(sql, {
+          documentKey, fnr, parsed, rawXml: xml, filedOn: meta?.filedOn ?? null, parserVersion: ANNUAL_ACCOUNT_PARSER_VERSION,
+          content: doc.content,
+        });
+      } catch (err) {
+        await storeDocumentContent(sql, documentKey, doc.content, null).catch(() => undefined);
+        throw err;
+      }
       return { kind: 'xml', changed: stored !== null, documentDate: parsed.documentDate };
     },
   };

@@ -3,7 +3,7 @@
 // filing changes the company's figures, which is a business change.
 import type { ParsedAnnualAccount } from '../firmenbuch/annualAccountParser.js';
 import type { DocumentListing } from '../firmenbuch/registerParsers.js';
-import type { Sql } from '../../runtime/db.js';
+import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { recordChanges, type NewChange } from './changeLog.js';
 
 export interface DocumentStoreResult {
@@ -17,9 +17,29 @@ const LISTING_FIELDS: Array<[keyof DocumentListing, string]> = [
   ['filedOn', 'filedOn'], ['contentType', 'contentType'], ['sizeBytes', 'sizeBytes'], ['remark', 'remark'],
 ];
 
-/** Upserts a company's document list; unchanged documents write nothing. */
-export async function storeDocumentListings(sql: Sql, fnr: string, listings: DocumentListing[]): Promise<DocumentStoreResult> {
-  if (listings.length === 0) return { created: [], updated: [], changeIds: [] };
+/** Keys of the company's documents of one type whose content has not been fetched yet. */
+function unfetchedDocuments(sql: Sql | TransactionSql, fnr: string, documentTypeCode: string) {
+  return sql<{ documentKey: string }[]>`
+    SELECT document_key FROM document
+     WHERE fnr = ${fnr} AND document_type_code = ${documentTypeCode} AND content_fetched_at IS NULL`;
+}
+
+/**
+ * Upserts a company's document list; unchanged documents write nothing. With `unfetchedOfType`, the
+ * result also names the company's documents of that type whose content is still to be fetched (read
+ * in the same round trip as the writes, so it includes the documents just listed).
+ */
+export async function storeDocumentListings(
+  sql: Sql,
+  fnr: string,
+  listings: DocumentListing[],
+  options: { unfetchedOfType?: string } = {},
+): Promise<DocumentStoreResult & { unfetched?: string[] }> {
+  const type = options.unfetchedOfType;
+  if (listings.length === 0) {
+    const unfetched = type === undefined ? undefined : (await unfetchedDocuments(sql, fnr, type)).map((r) => r.documentKey);
+    return { created: [], updated: [], changeIds: [], ...(unfetched ? { unfetched } : {}) };
+  }
   return sql.begin(async (tx) => {
     const keys = listings.map((l) => l.key);
     const existing = new Map(
@@ -32,13 +52,15 @@ export async function storeDocumentListings(sql: Sql, fnr: string, listings: Doc
     const created: string[] = [];
     const updated: string[] = [];
     const changes: NewChange[] = [];
+    // The upserts, the change rows and the read of unfetched documents go out as one pipeline.
+    const writes: Array<PromiseLike<unknown>> = [];
     for (const l of listings) {
       const before = existing.get(l.key);
       const changed = before
         ? LISTING_FIELDS.filter(([field]) => (before as Record<string, unknown>)[field] !== l[field]).map(([, name]) => name)
         : [];
       if (before && changed.length === 0) continue;
-      await tx`
+      writes.push(tx`
         INSERT INTO document (document_key, fnr, az, document_type_code, document_type_text, document_date, balance_sheet_date,
                               size_class, vnr, filed_on, content_type, file_extension, size_bytes, remark)
         VALUES (${l.key}, ${fnr}, ${l.az}, ${l.documentType?.code ?? null}, ${l.documentType?.text ?? null}, ${l.documentDate},
@@ -48,15 +70,18 @@ export async function storeDocumentListings(sql: Sql, fnr: string, listings: Doc
           az = EXCLUDED.az, document_type_code = EXCLUDED.document_type_code, document_type_text = EXCLUDED.document_type_text,
           document_date = EXCLUDED.document_date, balance_sheet_date = EXCLUDED.balance_sheet_date, size_class = EXCLUDED.size_class,
           vnr = EXCLUDED.vnr, filed_on = EXCLUDED.filed_on, content_type = EXCLUDED.content_type,
-          file_extension = EXCLUDED.file_extension, size_bytes = EXCLUDED.size_bytes, remark = EXCLUDED.remark, updated_at = now()`;
+          file_extension = EXCLUDED.file_extension, size_bytes = EXCLUDED.size_bytes, remark = EXCLUDED.remark, updated_at = now()`);
       (before ? updated : created).push(l.key);
       changes.push({
         type: 'document', fnr, action: before ? 'updated' : 'created', documentKey: l.key,
         changedFields: before ? changed : [],
       });
     }
-    const changeIds = await recordChanges(tx, changes);
-    return { created, updated, changeIds };
+    const written = Promise.all(writes);
+    const recorded = recordChanges(tx, changes);
+    const pending = type === undefined ? undefined : unfetchedDocuments(tx, fnr, type);
+    const [, changeIds, unfetched] = await Promise.all([written, recorded, pending]);
+    return { created, updated, changeIds, ...(unfetched ? { unfetched: unfetched.map((r) => r.documentKey) } : {}) };
   });
 }
 
@@ -75,6 +100,8 @@ export interface AnnualAccountInput {
   rawXml: string;
   filedOn: string | null;
   parserVersion: number;
+  /** The document's fetched bytes, stored (as storeDocumentContent does) in the same transaction. */
+  content?: Buffer;
 }
 
 /**
@@ -83,21 +110,31 @@ export interface AnnualAccountInput {
  */
 export async function storeAnnualAccount(sql: Sql, input: AnnualAccountInput): Promise<{ changeIds: number[] } | null> {
   const p = input.parsed;
+  // jsonb numbers are Postgres numerics: exact, and compared by value (1.50 = 1.5). The object is
+  // written as JSON text from the parser's decimal strings, so no value passes through a float.
+  for (const [key, value] of Object.entries(p.figures)) {
+    if (value !== null && !/^-?\d+(\.\d+)?$/.test(value)) throw new Error(`figure ${key} is not a decimal: ${value}`);
+  }
+  const figuresJson = `{${Object.entries(p.figures).map(([k, v]) => `${JSON.stringify(k)}:${v ?? 'null'}`).join(',')}}`;
+  const content = input.content;
   return sql.begin(async (tx) => {
-    // jsonb numbers are Postgres numerics: exact, and compared by value (1.50 = 1.5). The object is
-    // written as JSON text from the parser's decimal strings, so no value passes through a float.
-    for (const [key, value] of Object.entries(p.figures)) {
-      if (value !== null && !/^-?\d+(\.\d+)?$/.test(value)) throw new Error(`figure ${key} is not a decimal: ${value}`);
-    }
-    const figuresJson = `{${Object.entries(p.figures).map(([k, v]) => `${JSON.stringify(k)}:${v ?? 'null'}`).join(',')}}`;
-    const [before] = await tx<{ same: boolean }[]>`
-      SELECT figures = ${figuresJson}::text::jsonb AND document_date IS NOT DISTINCT FROM ${p.documentDate}::date AS same
-        FROM annual_account WHERE document_key = ${input.documentKey} FOR UPDATE`;
+    // Statements that do not depend on each other's results are pipelined (sent together, in order).
+    const [, [before]] = await Promise.all([
+      content
+        ? tx`
+            UPDATE document SET content = ${content}, text_content = ${null}, content_fetched_at = now(),
+                   size_bytes = coalesce(size_bytes, ${content.length})
+             WHERE document_key = ${input.documentKey}`
+        : undefined,
+      tx<{ same: boolean }[]>`
+        SELECT figures = ${figuresJson}::text::jsonb AND document_date IS NOT DISTINCT FROM ${p.documentDate}::date AS same
+          FROM annual_account WHERE document_key = ${input.documentKey} FOR UPDATE`,
+    ]);
     if (before?.same) {
       await tx`UPDATE annual_account SET raw_xml = ${input.rawXml}, parser_version = ${input.parserVersion} WHERE document_key = ${input.documentKey}`;
       return null;
     }
-    await tx`
+    const [, [latest]] = await Promise.all([tx`
       INSERT INTO annual_account (document_key, fnr, document_date, fiscal_year_start, fiscal_year_end, currency, unit, unit_factor,
                                   size_class, format, pnl_method, kind, filed_on, has_positions, figures, warnings, raw_xml,
                                   parser_version, parsed_at)
@@ -110,10 +147,10 @@ export async function storeAnnualAccount(sql: Sql, input: AnnualAccountInput): P
         unit_factor = EXCLUDED.unit_factor, size_class = EXCLUDED.size_class, format = EXCLUDED.format,
         pnl_method = EXCLUDED.pnl_method, kind = EXCLUDED.kind, filed_on = EXCLUDED.filed_on,
         has_positions = EXCLUDED.has_positions, figures = EXCLUDED.figures, warnings = EXCLUDED.warnings,
-        raw_xml = EXCLUDED.raw_xml, parser_version = EXCLUDED.parser_version, parsed_at = now()`;
-    const [latest] = await tx<{ documentKey: string }[]>`
+        raw_xml = EXCLUDED.raw_xml, parser_version = EXCLUDED.parser_version, parsed_at = now()`,
+    tx<{ documentKey: string }[]>`
       SELECT document_key FROM annual_account WHERE fnr = ${input.fnr}
-       ORDER BY document_date DESC NULLS LAST, document_key DESC LIMIT 1`;
+       ORDER BY document_date DESC NULLS LAST, document_key DESC LIMIT 1`]);
     const fields = latest?.documentKey === input.documentKey ? ['latestKeyFigures', 'parsedJahresabschluesse'] : ['parsedJahresabschluesse'];
     const changeIds = await recordChanges(tx, [{ type: 'business', fnr: input.fnr, action: 'updated', changedFields: fields }]);
     return { changeIds };
