@@ -56,11 +56,18 @@ describe('Postgres screener SQL', () => {
   });
 
   it('sorts by a figure with missing values last in both directions, in two index-friendly branches', () => {
-    const sql = buildPageQuery(query({ 'guv.Umsatzerloese_gte': '5', orderBy: 'guv.Umsatzerloese', orderByDescending: 'true' }, { page: 3, pageSize: 10 }));
+    const sql = buildPageQuery(query({ 'bilanz.BilanzSumme_gte': '5', orderBy: 'guv.Umsatzerloese', orderByDescending: 'true' }, { page: 3, pageSize: 10 }));
     expect(sql.text).toContain('AND fig_umsatzerloese IS NOT NULL ORDER BY fig_umsatzerloese DESC, fnr LIMIT $4');
     expect(sql.text).toContain('AND fig_umsatzerloese IS NULL ORDER BY fnr LIMIT $4');
     expect(sql.text).toMatch(/ORDER BY sort_part, fig_umsatzerloese DESC, fnr LIMIT \$2 OFFSET \$3$/);
     expect(sql.values).toEqual(['5', 10, 20, 30]);
+  });
+
+  it('drops the null branch when the sort figure is itself range-filtered (it could never match)', () => {
+    const sql = buildPageQuery(query({ 'guv.Umsatzerloese_gte': '5', orderBy: 'guv.Umsatzerloese', orderByDescending: 'true' }, { page: 3, pageSize: 10 }));
+    expect(sql.text).toMatch(/WHERE fig_umsatzerloese >= \$1::numeric ORDER BY fig_umsatzerloese DESC, fnr LIMIT \$2 OFFSET \$3$/);
+    expect(sql.text).not.toContain('UNION');
+    expect(sql.values).toEqual(['5', 10, 20]);
   });
 
   it('orders by activity and name when no figure is chosen', () => {
