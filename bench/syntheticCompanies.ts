@@ -13,17 +13,10 @@ import type { DocumentListing } from '../pipeline/firmenbuch/registerParsers.js'
 import { fnrCheckLetter } from '../schemas/identifiers.js';
 import { KEY_FIGURES, emptyFigures, figureJsonKey, type FigureValues } from '../schemas/keyFigures.js';
 
-/** mulberry32: small, fast, good enough for a benchmark's distributions. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The corpus generator's seeded PRNG (mulberry32): the same seed gives the same companies. */
+import { seededRandom as rng } from '../pipeline/firmenbuch/syntheticCorpus.js';
+
+export { rng };
 
 export type Rand = () => number;
 export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
