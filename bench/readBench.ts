@@ -24,6 +24,8 @@ import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
 import { rebuildReadModel } from '../indexer/indexer.js';
+import type { ColumnarSearch } from '../indexer/search/columnar/columnarSearch.js';
+import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
 import type { CompanyExtract } from '../pipeline/firmenbuch/extractParser.js';
 import { changedFields, storeCompanyExtract } from '../pipeline/store/companyStore.js';
@@ -56,7 +58,13 @@ async function serve(args: { db: string; redis: string; prefix: string }): Promi
   const log = createLogger('silent');
   const sql = createSql(args.db, { max: config.DATABASE_POOL_SIZE, applicationName: 'read-bench-api' });
   const redis = connectApiRedis(args.redis);
-  const api = await startApi({ sql, log, port: 0, host: '127.0.0.1', access: { redis, redisPrefix: args.prefix, burstLimit: 1_000_000_000 } });
+  // The search backend as `npm start` builds it; the screener columns load before READY, as a
+  // production API would finish loading before its readiness check passes.
+  const search = createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
+  const loadStarted = performance.now();
+  if ('ready' in search) await (search as ColumnarSearch).ready;
+  process.stderr.write(`  API search: ${config.SCREENER_COLUMNS ? `screener columns loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s` : 'SQL only'}\n`);
+  const api = await startApi({ sql, log, port: 0, host: '127.0.0.1', search, access: { redis, redisPrefix: args.prefix, burstLimit: 1_000_000_000 } });
   console.log(`READY ${new URL(api.baseUrl).port}`);
   process.once('SIGTERM', () => {
     void api.close().then(async () => {

@@ -8,11 +8,20 @@ import type { Logger } from '../runtime/logger.js';
 import { ensureReadModel, startIndexer } from './indexer.js';
 import { ensureEsIndex, startEsIndexer } from './search/elasticsearch/esIndexer.js';
 import { elasticsearchSearch } from './search/elasticsearch/esSearch.js';
+import { columnarSearch } from './search/columnar/columnarSearch.js';
 import { postgresSearch } from './search/postgresSearch.js';
 import type { SearchBackend } from './search/searchBackend.js';
 
-export function createSearchBackend(sql: Sql, elasticsearchUrl: string | undefined): SearchBackend {
-  return elasticsearchUrl ? elasticsearchSearch(new Client({ node: elasticsearchUrl })) : postgresSearch(sql);
+export interface SearchBackendOptions {
+  elasticsearchUrl: string | undefined;
+  /** Postgres only: answer screener totals and page order from the in-memory columns (SCREENER_COLUMNS). */
+  screenerColumns: boolean;
+  log: Logger;
+}
+
+export function createSearchBackend(sql: Sql, options: SearchBackendOptions): SearchBackend {
+  if (options.elasticsearchUrl) return elasticsearchSearch(new Client({ node: options.elasticsearchUrl }));
+  return options.screenerColumns ? columnarSearch(sql, { log: options.log }) : postgresSearch(sql);
 }
 
 /** Starts the indexers this configuration needs; returns one close(). */

@@ -22,6 +22,11 @@ const configSchema = z.object({
   REDIS_URL: optionalUrl,
   /** Elasticsearch. When unset, search runs on Postgres with identical answers. */
   ELASTICSEARCH_URL: optionalUrl,
+  /**
+   * Postgres search only: the API keeps the screener's filter and sort fields in memory (about 150 MB
+   * at 640k companies) for exact totals in milliseconds; `false` answers every screener from SQL.
+   */
+  SCREENER_COLUMNS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true'),
   FIRMENBUCH_URL: urlWithDefault('https://justizonline.gv.at/jop/api/at.gv.justiz.fbw/ws'),
   FIRMENBUCH_API_KEY: optionalString,
   GISA_URL: urlWithDefault('https://www.gisa.gv.at/gisa-svc-public/GisaPublicV2.svc'),

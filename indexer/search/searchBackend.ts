@@ -31,4 +31,6 @@ export interface SearchBackend {
   /** A page of matches and the exact total (rows empty when countOnly). */
   screener(query: ScreenerQuery, options?: { countOnly?: boolean }): Promise<ScreenerResult>;
   count(query: ScreenerQuery): Promise<number>;
+  /** Stops background work (the screener columns' sync), where there is any. */
+  close?(): Promise<void>;
 }

@@ -29,11 +29,11 @@ runMain(async () => {
   // The bundled corpus stays served by the fake register, so documents not stored yet (articles of
   // association, ...) download live as they would from the real one.
   const register = await startFakeFirmenbuch({ corpus: BUNDLED_CORPUS, port: 0 });
+  const search = createSearchBackend(rt.sql, { elasticsearchUrl: rt.config.ELASTICSEARCH_URL, screenerColumns: rt.config.SCREENER_COLUMNS, log: rt.log });
   const api = await startApi({
-    sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl,
-    search: createSearchBackend(rt.sql, rt.config.ELASTICSEARCH_URL),
+    sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl, search,
     documents: new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 }),
   });
   console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'\n  docs:         ${api.baseUrl}/docs\n`);
-  onShutdown(rt.log, [api.close, indexers.close, register.close, rt.close]);
+  onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, rt.close]);
 });

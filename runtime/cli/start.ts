@@ -48,10 +48,12 @@ runMain(async () => {
   metrics.gauge('indexer_lag_changes', 'Newest change id minus the id the search read model has applied', () => indexerLag(rt.sql));
 
   if (roles.has('api')) {
+    const search = createSearchBackend(rt.sql, { elasticsearchUrl: config.ELASTICSEARCH_URL, screenerColumns: config.SCREENER_COLUMNS, log: rt.log });
+    if (search.close) closers.push(search.close);
     const api = await startApi({
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
       queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
-      search: createSearchBackend(rt.sql, config.ELASTICSEARCH_URL),
+      search,
       documents: new FirmenbuchClient({ baseUrl: firmenbuch.baseUrl, apiKey: firmenbuch.apiKey, timeoutMs: 30_000 }),
     });
     console.log(`API: ${api.baseUrl}`);

@@ -1,0 +1,91 @@
+// Loads the screener columns from the live read-model table and keeps them following it.
+//
+// The load reads the indexer's cursor and every row in one repeatable-read snapshot, so the columns
+// hold exactly the changes up to that cursor. Later, a sync step reads the cursor again and re-reads
+// the rows of the companies named by the changes in between (all of them committed: the indexer only
+// moves its cursor past applied changes). A rebuild swaps the live table: then the columns are loaded
+// anew in the background while the old ones keep answering.
+import type { Sql } from '../../../runtime/db.js';
+import { KEY_FIGURES, figureColumn } from '../../../schemas/keyFigures.js';
+import { READ_MODEL } from '../../companySearchTable.js';
+import { ScreenerColumns, type ColumnRow } from './screenerColumns.js';
+
+const LOAD_BATCH = 20_000;
+/** Changes read per sync step; a larger backlog is taken over several steps. */
+const SYNC_BATCH = 5_000;
+
+const SELECT_COLUMNS = [
+  'fnr', 'city_norm', 'zip_code', 'court_code', 'legal_form_code', 'oenace_paths', 'trade_keys', 'is_active', 'is_scheinunternehmen',
+].join(', ');
+// The figures as one text array: one value to decode per row instead of 47 numerics.
+const SELECT_FIGURES = `ARRAY[${KEY_FIGURES.map((f) => figureColumn(f)).join(', ')}]::text[] AS figures`;
+
+interface RawRow {
+  fnr: string;
+  cityNorm: string | null;
+  zipCode: string | null;
+  courtCode: string | null;
+  legalFormCode: string | null;
+  oenacePaths: string[];
+  tradeKeys: string[];
+  isActive: boolean;
+  isScheinunternehmen: boolean;
+  figures: Array<string | null>;
+}
+
+const toColumnRow = (r: RawRow): ColumnRow => r;
+
+interface ModelState {
+  liveTable: string;
+  cursor: number;
+}
+
+async function modelState(sql: Sql): Promise<ModelState | null> {
+  const [row] = await sql<{ liveTable: string; cursor: number }[]>`
+    SELECT v.live_table, coalesce(c.last_change_id, 0) AS cursor
+      FROM read_model_version v LEFT JOIN index_cursor c ON c.name = v.name
+     WHERE v.name = ${READ_MODEL}`;
+  return row ?? null;
+}
+
+export interface LoadedColumns {
+  columns: ScreenerColumns;
+  liveTable: string;
+  cursor: number;
+}
+
+/** Loads every row of the live table; null when there is no read model yet. */
+export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
+  return sql.begin('isolation level repeatable read read only', async (tx) => {
+    const state = await modelState(tx as unknown as Sql);
+    if (!state) return null;
+    const [{ n } = { n: 0 }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM ${tx(state.liveTable)}`;
+    const columns = new ScreenerColumns(n + 1024);
+    await tx.unsafe<RawRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${state.liveTable}`).cursor(LOAD_BATCH, (rows) => {
+      for (const r of rows) columns.upsert(toColumnRow(r));
+    });
+    return { columns, liveTable: state.liveTable, cursor: state.cursor };
+  });
+}
+
+/**
+ * Applies the read model's changes since `loaded.cursor` to the columns. Returns 'reload' when the
+ * live table was swapped (a rebuild), else how many changes were applied.
+ */
+export async function syncColumns(sql: Sql, loaded: LoadedColumns): Promise<number | 'reload'> {
+  const state = await modelState(sql);
+  if (!state) return 0;
+  if (state.liveTable !== loaded.liveTable) return 'reload';
+  if (state.cursor <= loaded.cursor) return 0;
+  const changes = await sql<{ id: number; fnr: string | null }[]>`
+    SELECT id, fnr FROM change_log WHERE id > ${loaded.cursor} AND id <= ${state.cursor} ORDER BY id LIMIT ${SYNC_BATCH}`;
+  const last = changes.length > 0 ? changes[changes.length - 1]!.id : state.cursor;
+  const fnrs = [...new Set(changes.map((c) => c.fnr).filter((f): f is string => f !== null))];
+  if (fnrs.length > 0) {
+    const rows = await sql.unsafe<RawRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`, [fnrs]);
+    for (const r of rows) loaded.columns.upsert(toColumnRow(r));
+  }
+  // Fewer rows than the batch: every change up to the indexer's cursor is in.
+  loaded.cursor = changes.length < SYNC_BATCH ? state.cursor : last;
+  return changes.length;
+}

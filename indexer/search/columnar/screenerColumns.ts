@@ -1,0 +1,365 @@
+// An in-memory columnar copy of the screener's filter and sort fields, kept beside the Postgres read
+// model in the API process. Exact totals over 640k companies are a scan in Postgres (tens to hundreds
+// of ms for a wide range); over typed arrays the same scan costs a few ms, so the screener's count and
+// its page order come from here and only the page's rows are read from Postgres (by fnr).
+//
+// Exactness: figures are numerics in Postgres and doubles here. A decimal with at most 15 significant
+// digits maps to a distinct double, and rounding is monotonic, so comparisons and order agree with
+// Postgres for such values. A figure holding any value with more digits is marked inexact, and a
+// threshold with more digits is refused too: such queries go to Postgres (supports() says no).
+//
+// Pure data structure: no I/O. columnSync.ts loads and follows it.
+import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
+import { normaliseForSearch } from '../postgresScreenerQuery.js';
+import type { ScreenerQuery } from '../screenerFilters.js';
+
+/** One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null. */
+export interface ColumnRow {
+  fnr: string;
+  cityNorm: string | null;
+  zipCode: string | null;
+  courtCode: string | null;
+  legalFormCode: string | null;
+  oenacePaths: string[];
+  tradeKeys: string[];
+  isActive: boolean;
+  isScheinunternehmen: boolean;
+  figures: Array<string | null>;
+}
+
+export interface ColumnAnswer {
+  total: number;
+  /** The page's fnrs in screener order (empty for countOnly, or when the query has no figure sort). */
+  fnrs: string[];
+}
+
+const FIGURE_INDEX = new Map<KeyFigureDefinition, number>(KEY_FIGURES.map((f, i) => [f, i]));
+const MAX_EXACT_DIGITS = 15;
+
+/** Significant digits of a decimal string ("-0012.500" -> 3). */
+export function significantDigits(decimal: string): number {
+  const digits = decimal.replace(/^[-+]/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length;
+}
+
+/** Interns strings to small integers; 0 stands for null. */
+class Dictionary {
+  private readonly ids = new Map<string, number>();
+  intern(value: string | null): number {
+    if (value === null) return 0;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+  /** The id of a value, or -1 when no row ever had it (then nothing can match). */
+  find(value: string): number {
+    return this.ids.get(value) ?? -1;
+  }
+}
+
+/** Interns string sets (ÖNACE paths, trade keys): most companies share one of a few thousand sets. */
+class SetDictionary {
+  private readonly ids = new Map<string, number>();
+  readonly sets: string[][] = [];
+  intern(values: string[]): number {
+    const key = [...values].sort().join('\u0000');
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.sets.length;
+      this.ids.set(key, id);
+      this.sets.push(values);
+    }
+    return id;
+  }
+  /** Which set ids hold `value`. */
+  containing(value: string): Uint8Array {
+    const mask = new Uint8Array(this.sets.length);
+    this.sets.forEach((set, id) => {
+      if (set.includes(value)) mask[id] = 1;
+    });
+    return mask;
+  }
+}
+
+const ACTIVE = 1;
+const SCHEIN = 2;
+
+type RowCheck = (row: number) => boolean;
+
+/** A bounded selection of the best `k` rows under `before` (a max-heap on the worst kept row). */
+function selectBest(k: number, before: (a: number, b: number) => number) {
+  const heap: number[] = [];
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < heap.length && before(heap[l]!, heap[worst]!) > 0) worst = l;
+      if (r < heap.length && before(heap[r]!, heap[worst]!) > 0) worst = r;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
+      i = worst;
+    }
+  };
+  return {
+    offer(row: number) {
+      if (k <= 0) return;
+      if (heap.length < k) {
+        heap.push(row);
+        for (let i = heap.length - 1; i > 0; ) {
+          const parent = (i - 1) >> 1;
+          if (before(heap[i]!, heap[parent]!) <= 0) break;
+          [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+          i = parent;
+        }
+      } else if (before(row, heap[0]!) < 0) {
+        heap[0] = row;
+        siftDown(0);
+      }
+    },
+    sorted: () => heap.sort(before),
+  };
+}
+
+export class ScreenerColumns {
+  private size = 0;
+  private capacity: number;
+  private readonly fnrs: string[] = [];
+  private readonly rowOf = new Map<string, number>();
+  private city: Int32Array;
+  private zip: Int32Array;
+  private court: Int32Array;
+  private legalForm: Int32Array;
+  private oenace: Int32Array;
+  private trades: Int32Array;
+  private flags: Uint8Array;
+  /** Row -> slot in the figure columns, -1 when the company has no filing (most have none). */
+  private slotOf: Int32Array;
+  private slotRow: Int32Array;
+  private slots = 0;
+  private figureCapacity: number;
+  private readonly figures: Float64Array[];
+  private readonly inexact = new Uint8Array(KEY_FIGURES.length);
+  private readonly cities = new Dictionary();
+  private readonly zips = new Dictionary();
+  private readonly courts = new Dictionary();
+  private readonly legalForms = new Dictionary();
+  private readonly oenaceSets = new SetDictionary();
+  private readonly tradeSets = new SetDictionary();
+
+  constructor(expectedRows = 1024) {
+    this.capacity = Math.max(16, expectedRows);
+    this.city = new Int32Array(this.capacity);
+    this.zip = new Int32Array(this.capacity);
+    this.court = new Int32Array(this.capacity);
+    this.legalForm = new Int32Array(this.capacity);
+    this.oenace = new Int32Array(this.capacity);
+    this.trades = new Int32Array(this.capacity);
+    this.flags = new Uint8Array(this.capacity);
+    this.slotOf = new Int32Array(this.capacity).fill(-1);
+    this.figureCapacity = Math.max(16, Math.ceil(this.capacity / 2));
+    this.slotRow = new Int32Array(this.figureCapacity).fill(-1);
+    this.figures = KEY_FIGURES.map(() => new Float64Array(this.figureCapacity).fill(Number.NaN));
+  }
+
+  get rows(): number {
+    return this.size;
+  }
+
+  private growRows() {
+    const grow = <T extends Int32Array | Uint8Array>(a: T, fill?: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(this.capacity * 2);
+      b.set(a);
+      if (fill !== undefined) b.fill(fill, a.length);
+      return b;
+    };
+    this.city = grow(this.city);
+    this.zip = grow(this.zip);
+    this.court = grow(this.court);
+    this.legalForm = grow(this.legalForm);
+    this.oenace = grow(this.oenace);
+    this.trades = grow(this.trades);
+    this.flags = grow(this.flags);
+    this.slotOf = grow(this.slotOf, -1);
+    this.capacity *= 2;
+  }
+
+  private growSlots() {
+    const next = this.figureCapacity * 2;
+    const rows = new Int32Array(next).fill(-1);
+    rows.set(this.slotRow);
+    this.slotRow = rows;
+    for (let f = 0; f < this.figures.length; f++) {
+      const column = new Float64Array(next).fill(Number.NaN);
+      column.set(this.figures[f]!);
+      this.figures[f] = column;
+    }
+    this.figureCapacity = next;
+  }
+
+  /** Inserts or replaces a company's row. */
+  upsert(r: ColumnRow): void {
+    let row = this.rowOf.get(r.fnr);
+    if (row === undefined) {
+      if (this.size === this.capacity) this.growRows();
+      row = this.size++;
+      this.fnrs[row] = r.fnr;
+      this.rowOf.set(r.fnr, row);
+    }
+    this.city[row] = this.cities.intern(r.cityNorm);
+    this.zip[row] = this.zips.intern(r.zipCode);
+    this.court[row] = this.courts.intern(r.courtCode);
+    this.legalForm[row] = this.legalForms.intern(r.legalFormCode);
+    this.oenace[row] = this.oenaceSets.intern(r.oenacePaths);
+    this.trades[row] = this.tradeSets.intern(r.tradeKeys);
+    this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0);
+
+    const hasFigures = r.figures.some((v) => v !== null);
+    let slot = this.slotOf[row]!;
+    if (!hasFigures) {
+      // A slot freed in the middle stays empty (NaN figures, no row): scans skip it. Rows rarely lose
+      // their filings, so compacting is not worth it.
+      if (slot >= 0) {
+        for (const column of this.figures) column[slot] = Number.NaN;
+        this.slotRow[slot] = -1;
+        this.slotOf[row] = -1;
+      }
+      return;
+    }
+    if (slot < 0) {
+      if (this.slots === this.figureCapacity) this.growSlots();
+      slot = this.slots++;
+      this.slotOf[row] = slot;
+      this.slotRow[slot] = row;
+    }
+    for (let f = 0; f < KEY_FIGURES.length; f++) {
+      const value = r.figures[f] ?? null;
+      if (value === null) {
+        this.figures[f]![slot] = Number.NaN;
+      } else {
+        this.figures[f]![slot] = Number(value);
+        if (value.length > MAX_EXACT_DIGITS && significantDigits(value) > MAX_EXACT_DIGITS) this.inexact[f] = 1;
+      }
+    }
+  }
+
+  /** Whether this query is answered exactly here (else it goes to Postgres). */
+  supports(q: ScreenerQuery): boolean {
+    if (q.search !== undefined || q.fnr !== undefined) return false;
+    const figureOk = (f: KeyFigureDefinition) => this.inexact[FIGURE_INDEX.get(f)!] === 0;
+    if (q.orderBy && !figureOk(q.orderBy)) return false;
+    return q.ranges.every((r) => figureOk(r.figure)
+      && (r.gte === undefined || significantDigits(r.gte) <= MAX_EXACT_DIGITS)
+      && (r.lte === undefined || significantDigits(r.lte) <= MAX_EXACT_DIGITS));
+  }
+
+  /** The checks of every non-figure filter; null when a filter value occurs nowhere (no match). */
+  private attributeChecks(q: ScreenerQuery): RowCheck[] | null {
+    const checks: RowCheck[] = [];
+    const byId = (column: Int32Array, id: number) => checks.push((row) => column[row] === id);
+    for (const [value, dictionary, column] of [
+      [q.city === undefined ? undefined : normaliseForSearch(q.city), this.cities, this.city],
+      [q.zipCode, this.zips, this.zip],
+      [q.courtCode, this.courts, this.court],
+      [q.legalFormCode, this.legalForms, this.legalForm],
+    ] as const) {
+      if (value === undefined) continue;
+      const id = dictionary.find(value);
+      if (id < 0) return null;
+      byId(column, id);
+    }
+    if (q.oenacePath !== undefined) {
+      const mask = this.oenaceSets.containing(q.oenacePath);
+      const oenace = this.oenace;
+      checks.push((row) => mask[oenace[row]!] === 1);
+    }
+    if (q.gisaLicenseKey !== undefined) {
+      const mask = this.tradeSets.containing(q.gisaLicenseKey);
+      const trades = this.trades;
+      checks.push((row) => mask[trades[row]!] === 1);
+    }
+    const flags = this.flags;
+    if (q.active !== undefined) {
+      const want = q.active ? ACTIVE : 0;
+      checks.push((row) => (flags[row]! & ACTIVE) === want);
+    }
+    if (q.isScheinunternehmen !== undefined) {
+      const want = q.isScheinunternehmen ? SCHEIN : 0;
+      checks.push((row) => (flags[row]! & SCHEIN) === want);
+    }
+    return checks;
+  }
+
+  /** Range checks on a slot; a null figure (NaN) fails every comparison, as in SQL. */
+  private rangeChecks(q: ScreenerQuery): RowCheck[] {
+    const checks: RowCheck[] = [];
+    for (const r of q.ranges) {
+      const column = this.figures[FIGURE_INDEX.get(r.figure)!]!;
+      if (r.gte !== undefined) {
+        const gte = Number(r.gte);
+        checks.push((slot) => column[slot]! >= gte);
+      }
+      if (r.lte !== undefined) {
+        const lte = Number(r.lte);
+        checks.push((slot) => column[slot]! <= lte);
+      }
+    }
+    return checks;
+  }
+
+  /**
+   * Total and page order of a supported query. With a figure sort the page holds the fnrs of rows
+   * offset..offset+pageSize: companies with the figure by value (ties by fnr), then those without it
+   * by fnr, as the Postgres query orders them. Without a sort only the total is answered.
+   */
+  query(q: ScreenerQuery, options: { countOnly?: boolean } = {}): ColumnAnswer {
+    const attributes = this.attributeChecks(q);
+    if (attributes === null) return { total: 0, fnrs: [] };
+    const ranges = this.rangeChecks(q);
+    const slotOf = this.slotOf;
+    const slotRow = this.slotRow;
+    const wantPage = !options.countOnly && q.orderBy !== undefined;
+    const k = wantPage ? q.page * q.pageSize : 0;
+    const fnrs = this.fnrs;
+    const byFnr = (a: number, b: number) => (fnrs[a]! < fnrs[b]! ? -1 : fnrs[a]! > fnrs[b]! ? 1 : 0);
+    const sortColumn = q.orderBy ? this.figures[FIGURE_INDEX.get(q.orderBy)!]! : undefined;
+    const sign = q.descending ? -1 : 1;
+    const byValue = (a: number, b: number) => {
+      const va = sortColumn![slotOf[a]!]!;
+      const vb = sortColumn![slotOf[b]!]!;
+      return va === vb ? byFnr(a, b) : va < vb ? -sign : sign;
+    };
+    const withValue = selectBest(k, byValue);
+    const withoutValue = selectBest(k, byFnr);
+    let total = 0;
+    const consider = (row: number, slot: number) => {
+      total++;
+      if (k === 0) return;
+      if (slot >= 0 && !Number.isNaN(sortColumn![slot]!)) withValue.offer(row);
+      else withoutValue.offer(row);
+    };
+
+    if (ranges.length > 0) {
+      // A range never matches a company without figures: scan the figure slots only.
+      scan: for (let slot = 0; slot < this.slots; slot++) {
+        const row = slotRow[slot]!;
+        if (row < 0) continue;
+        for (const check of ranges) if (!check(slot)) continue scan;
+        for (const check of attributes) if (!check(row)) continue scan;
+        consider(row, slot);
+      }
+    } else {
+      scan: for (let row = 0; row < this.size; row++) {
+        for (const check of attributes) if (!check(row)) continue scan;
+        consider(row, slotOf[row]!);
+      }
+    }
+    if (k === 0) return { total, fnrs: [] };
+    const ordered = [...withValue.sorted(), ...withoutValue.sorted()];
+    const offset = (q.page - 1) * q.pageSize;
+    return { total, fnrs: ordered.slice(offset, offset + q.pageSize).map((row) => fnrs[row]!) };
+  }
+}

@@ -1,0 +1,91 @@
+// The in-memory screener columns on their own: filters, order, paging and the exactness guard. The
+// cross-check against Postgres on the same data is test/integration/screenerColumns.test.ts.
+import { describe, expect, it } from 'vitest';
+import { ScreenerColumns, significantDigits, type ColumnRow } from '../../indexer/search/columnar/screenerColumns.js';
+import type { ScreenerQuery } from '../../indexer/search/screenerFilters.js';
+import { KEY_FIGURES, type KeyFigureDefinition } from '../../schemas/keyFigures.js';
+
+const figure = (jsonKey: string): KeyFigureDefinition => {
+  const f = KEY_FIGURES.find((k) => k.name.toLowerCase() === jsonKey.toLowerCase());
+  if (!f) throw new Error(`no figure ${jsonKey}`);
+  return f;
+};
+const REVENUE = figure('Umsatzerloese');
+const TOTAL = figure('BilanzSumme');
+const indexOf = (f: KeyFigureDefinition) => KEY_FIGURES.indexOf(f);
+
+function row(fnr: string, values: Partial<Record<'revenue' | 'total', string>>, extra: Partial<ColumnRow> = {}): ColumnRow {
+  const figures: Array<string | null> = KEY_FIGURES.map(() => null);
+  if (values.revenue !== undefined) figures[indexOf(REVENUE)] = values.revenue;
+  if (values.total !== undefined) figures[indexOf(TOTAL)] = values.total;
+  return {
+    fnr, cityNorm: 'wien', zipCode: '1010', courtCode: '007', legalFormCode: 'GES', oenacePaths: [], tradeKeys: [],
+    isActive: true, isScheinunternehmen: false, figures, ...extra,
+  };
+}
+
+const query = (q: Partial<ScreenerQuery>): ScreenerQuery => ({ ranges: [], descending: false, page: 1, pageSize: 10, ...q });
+
+describe('screener columns', () => {
+  const columns = new ScreenerColumns(2); // grows past its first capacity
+  columns.upsert(row('5a', { revenue: '300', total: '10' }));
+  columns.upsert(row('3b', { revenue: '100' }, { cityNorm: 'graz', legalFormCode: 'AG' }));
+  columns.upsert(row('4c', { revenue: '300' }, { isActive: false, oenacePaths: ['C', 'C10', 'C107'] }));
+  columns.upsert(row('1d', {}, { tradeKeys: ['590100'] }));
+  columns.upsert(row('2e', { total: '-5.5' }, { isScheinunternehmen: true }));
+
+  it('sorts by a figure with ties by fnr and companies without it last, by fnr, in both directions', () => {
+    expect(columns.query(query({ orderBy: REVENUE, descending: true }))).toEqual({ total: 5, fnrs: ['4c', '5a', '3b', '1d', '2e'] });
+    expect(columns.query(query({ orderBy: REVENUE }))).toEqual({ total: 5, fnrs: ['3b', '4c', '5a', '1d', '2e'] });
+  });
+
+  it('pages through the order without gaps or repeats', () => {
+    const pages = [1, 2, 3].map((page) => columns.query(query({ orderBy: REVENUE, descending: true, page, pageSize: 2 })).fnrs);
+    expect(pages).toEqual([['4c', '5a'], ['3b', '1d'], ['2e']]);
+  });
+
+  it('never matches a missing figure with a range, and compares negative decimals', () => {
+    expect(columns.query(query({ ranges: [{ figure: TOTAL, lte: '0' }], orderBy: TOTAL })).fnrs).toEqual(['2e']);
+    expect(columns.query(query({ ranges: [{ figure: REVENUE, gte: '100', lte: '300' }] })).total).toBe(3);
+    expect(columns.query(query({ ranges: [{ figure: REVENUE, gte: '100.01' }] })).total).toBe(2);
+  });
+
+  it('filters on city (folded), legal form, ÖNACE prefix sets, trade keys and flags', () => {
+    expect(columns.query(query({ city: 'GRAZ' })).total).toBe(1);
+    expect(columns.query(query({ legalFormCode: 'AG' })).total).toBe(1);
+    expect(columns.query(query({ oenacePath: 'C10' })).total).toBe(1);
+    expect(columns.query(query({ oenacePath: 'C11' })).total).toBe(0);
+    expect(columns.query(query({ gisaLicenseKey: '590100' })).total).toBe(1);
+    expect(columns.query(query({ active: false })).total).toBe(1);
+    expect(columns.query(query({ isScheinunternehmen: true })).total).toBe(1);
+    expect(columns.query(query({ zipCode: '9999' })).total).toBe(0);
+  });
+
+  it('replaces a row on upsert and frees its figures when the filing is gone', () => {
+    const c = new ScreenerColumns();
+    c.upsert(row('1a', { revenue: '10' }));
+    c.upsert(row('1a', { revenue: '20' }));
+    expect(c.query(query({ ranges: [{ figure: REVENUE, gte: '15' }] })).total).toBe(1);
+    c.upsert(row('1a', {}));
+    expect(c.query(query({ ranges: [{ figure: REVENUE, gte: '0' }] })).total).toBe(0);
+    expect(c.query(query({})).total).toBe(1);
+  });
+
+  it('answers only what doubles decide exactly: name search, fnr and over-precise numbers go to Postgres', () => {
+    expect(columns.supports(query({ ranges: [{ figure: REVENUE, gte: '123456789012.345' }] }))).toBe(true);
+    expect(columns.supports(query({ ranges: [{ figure: REVENUE, gte: '1234567890123.4567' }] }))).toBe(false);
+    expect(columns.supports(query({ search: 'bau' }))).toBe(false);
+    expect(columns.supports(query({ fnr: '1a' }))).toBe(false);
+    const c = new ScreenerColumns();
+    c.upsert(row('1a', { revenue: '100000000000000001' }));
+    expect(c.supports(query({ orderBy: REVENUE }))).toBe(false);
+    expect(c.supports(query({ orderBy: TOTAL }))).toBe(true);
+  });
+
+  it('counts significant digits of decimal strings', () => {
+    expect(significantDigits('-0012.500')).toBe(3);
+    expect(significantDigits('100000000000000001')).toBe(18);
+    expect(significantDigits('0.000123')).toBe(3);
+    expect(significantDigits('0')).toBe(0);
+  });
+});
