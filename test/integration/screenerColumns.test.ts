@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { columnarSearch, type ColumnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
+import { loadColumns } from '../../indexer/search/columnar/columnSync.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { screenerFilters, toScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
@@ -113,6 +114,15 @@ describe('screener columns answer as Postgres does', () => {
     }
     // The generator must produce real matches, not 300 empty answers that trivially agree.
     expect(nonEmpty).toBeGreaterThan(200);
+  });
+
+  it('loads every company, and figure columns only for those with a filing', async () => {
+    const loaded = await loadColumns(db.sql);
+    const [counts] = await db.sql<{ n: number; withFigures: number }[]>`
+      SELECT count(*)::int AS n, count(*) FILTER (WHERE document_key IS NOT NULL)::int AS with_figures FROM company_search`;
+    expect(loaded!.columns.rows).toBe(counts!.n);
+    expect(loaded!.columns.rowsWithFigures).toBe(counts!.withFigures);
+    expect(counts!.withFigures).toBeLessThan(counts!.n);
   });
 
   it('follows a new filing once the indexer has applied it', async () => {

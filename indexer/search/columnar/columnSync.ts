@@ -17,8 +17,9 @@ const SYNC_BATCH = 5_000;
 const SELECT_COLUMNS = [
   'fnr', 'city_norm', 'zip_code', 'court_code', 'legal_form_code', 'oenace_paths', 'trade_keys', 'is_active', 'is_scheinunternehmen',
 ].join(', ');
-// The figures as one text array: one value to decode per row instead of 47 numerics.
-const SELECT_FIGURES = `ARRAY[${KEY_FIGURES.map((f) => figureColumn(f)).join(', ')}]::text[] AS figures`;
+// The figures as one comma-separated text (a null is an empty field): one value to decode per row
+// instead of 47 numerics. Not a text[]: the driver reads a NULL element of one as the string "NULL".
+const SELECT_FIGURES = `array_to_string(ARRAY[${KEY_FIGURES.map((f) => figureColumn(f)).join(', ')}]::text[], ',', '') AS figures`;
 
 interface RawRow {
   fnr: string;
@@ -30,10 +31,10 @@ interface RawRow {
   tradeKeys: string[];
   isActive: boolean;
   isScheinunternehmen: boolean;
-  figures: Array<string | null>;
+  figures: string;
 }
 
-const toColumnRow = (r: RawRow): ColumnRow => r;
+const toColumnRow = (r: RawRow): ColumnRow => ({ ...r, figures: r.figures.split(',').map((v) => (v === '' ? null : v)) });
 
 interface ModelState {
   liveTable: string;
@@ -59,8 +60,10 @@ export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     const state = await modelState(tx as unknown as Sql);
     if (!state) return null;
-    const [{ n } = { n: 0 }] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM ${tx(state.liveTable)}`;
-    const columns = new ScreenerColumns(n + 1024);
+    const [{ n, withFigures } = { n: 0, withFigures: 0 }] = await tx<{ n: number; withFigures: number }[]>`
+      SELECT count(*)::int AS n, count(document_key)::int AS with_figures FROM ${tx(state.liveTable)}`;
+    // A little headroom for new companies and filings before the arrays grow (by doubling).
+    const columns = new ScreenerColumns(Math.ceil(n * 1.02) + 1024, Math.ceil(withFigures * 1.05) + 1024);
     await tx.unsafe<RawRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${state.liveTable}`).cursor(LOAD_BATCH, (rows) => {
       for (const r of rows) columns.upsert(toColumnRow(r));
     });

@@ -87,8 +87,6 @@ class SetDictionary {
 const ACTIVE = 1;
 const SCHEIN = 2;
 
-type RowCheck = (row: number) => boolean;
-
 /** A bounded selection of the best `k` rows under `before` (a max-heap on the worst kept row). */
 function selectBest(k: number, before: (a: number, b: number) => number) {
   const heap: number[] = [];
@@ -150,7 +148,8 @@ export class ScreenerColumns {
   private readonly oenaceSets = new SetDictionary();
   private readonly tradeSets = new SetDictionary();
 
-  constructor(expectedRows = 1024) {
+  /** `expectedFigureRows`: companies with a filing, so the figure columns are allocated once. */
+  constructor(expectedRows = 1024, expectedFigureRows = Math.ceil(expectedRows / 2)) {
     this.capacity = Math.max(16, expectedRows);
     this.city = new Int32Array(this.capacity);
     this.zip = new Int32Array(this.capacity);
@@ -160,13 +159,20 @@ export class ScreenerColumns {
     this.trades = new Int32Array(this.capacity);
     this.flags = new Uint8Array(this.capacity);
     this.slotOf = new Int32Array(this.capacity).fill(-1);
-    this.figureCapacity = Math.max(16, Math.ceil(this.capacity / 2));
+    this.figureCapacity = Math.max(16, expectedFigureRows);
     this.slotRow = new Int32Array(this.figureCapacity).fill(-1);
     this.figures = KEY_FIGURES.map(() => new Float64Array(this.figureCapacity).fill(Number.NaN));
   }
 
   get rows(): number {
     return this.size;
+  }
+
+  /** Companies holding figures (the only ones with a slot in the figure columns). */
+  get rowsWithFigures(): number {
+    let n = 0;
+    for (let slot = 0; slot < this.slots; slot++) if (this.slotRow[slot]! >= 0) n++;
+    return n;
   }
 
   private growRows() {
@@ -256,58 +262,30 @@ export class ScreenerColumns {
       && (r.lte === undefined || significantDigits(r.lte) <= MAX_EXACT_DIGITS));
   }
 
-  /** The checks of every non-figure filter; null when a filter value occurs nowhere (no match). */
-  private attributeChecks(q: ScreenerQuery): RowCheck[] | null {
-    const checks: RowCheck[] = [];
-    const byId = (column: Int32Array, id: number) => checks.push((row) => column[row] === id);
-    for (const [value, dictionary, column] of [
-      [q.city === undefined ? undefined : normaliseForSearch(q.city), this.cities, this.city],
-      [q.zipCode, this.zips, this.zip],
-      [q.courtCode, this.courts, this.court],
-      [q.legalFormCode, this.legalForms, this.legalForm],
-    ] as const) {
-      if (value === undefined) continue;
-      const id = dictionary.find(value);
-      if (id < 0) return null;
-      byId(column, id);
-    }
-    if (q.oenacePath !== undefined) {
-      const mask = this.oenaceSets.containing(q.oenacePath);
-      const oenace = this.oenace;
-      checks.push((row) => mask[oenace[row]!] === 1);
-    }
-    if (q.gisaLicenseKey !== undefined) {
-      const mask = this.tradeSets.containing(q.gisaLicenseKey);
-      const trades = this.trades;
-      checks.push((row) => mask[trades[row]!] === 1);
-    }
-    const flags = this.flags;
-    if (q.active !== undefined) {
-      const want = q.active ? ACTIVE : 0;
-      checks.push((row) => (flags[row]! & ACTIVE) === want);
-    }
-    if (q.isScheinunternehmen !== undefined) {
-      const want = q.isScheinunternehmen ? SCHEIN : 0;
-      checks.push((row) => (flags[row]! & SCHEIN) === want);
-    }
-    return checks;
-  }
-
-  /** Range checks on a slot; a null figure (NaN) fails every comparison, as in SQL. */
-  private rangeChecks(q: ScreenerQuery): RowCheck[] {
-    const checks: RowCheck[] = [];
-    for (const r of q.ranges) {
-      const column = this.figures[FIGURE_INDEX.get(r.figure)!]!;
-      if (r.gte !== undefined) {
-        const gte = Number(r.gte);
-        checks.push((slot) => column[slot]! >= gte);
-      }
-      if (r.lte !== undefined) {
-        const lte = Number(r.lte);
-        checks.push((slot) => column[slot]! <= lte);
-      }
-    }
-    return checks;
+  /**
+   * The non-figure filters as one predicate over a row; null when a filter value occurs nowhere (then
+   * nothing matches). One closure with plain comparisons keeps the scan loop monomorphic.
+   */
+  private attributePredicate(q: ScreenerQuery): ((row: number) => boolean) | null {
+    const id = (value: string | undefined, dictionary: Dictionary) => (value === undefined ? 0 : dictionary.find(value));
+    const cityId = id(q.city === undefined ? undefined : normaliseForSearch(q.city), this.cities);
+    const zipId = id(q.zipCode, this.zips);
+    const courtId = id(q.courtCode, this.courts);
+    const legalFormId = id(q.legalFormCode, this.legalForms);
+    if (cityId < 0 || zipId < 0 || courtId < 0 || legalFormId < 0) return null;
+    const oenaceMask = q.oenacePath === undefined ? null : this.oenaceSets.containing(q.oenacePath);
+    const tradeMask = q.gisaLicenseKey === undefined ? null : this.tradeSets.containing(q.gisaLicenseKey);
+    const flagMask = (q.active === undefined ? 0 : ACTIVE) | (q.isScheinunternehmen === undefined ? 0 : SCHEIN);
+    const flagWant = (q.active ? ACTIVE : 0) | (q.isScheinunternehmen ? SCHEIN : 0);
+    const { city, zip, court, legalForm, oenace, trades, flags } = this;
+    return (row) =>
+      (cityId === 0 || city[row] === cityId)
+      && (zipId === 0 || zip[row] === zipId)
+      && (courtId === 0 || court[row] === courtId)
+      && (legalFormId === 0 || legalForm[row] === legalFormId)
+      && (flags[row]! & flagMask) === flagWant
+      && (oenaceMask === null || oenaceMask[oenace[row]!] === 1)
+      && (tradeMask === null || tradeMask[trades[row]!] === 1);
   }
 
   /**
@@ -316,9 +294,8 @@ export class ScreenerColumns {
    * by fnr, as the Postgres query orders them. Without a sort only the total is answered.
    */
   query(q: ScreenerQuery, options: { countOnly?: boolean } = {}): ColumnAnswer {
-    const attributes = this.attributeChecks(q);
+    const attributes = this.attributePredicate(q);
     if (attributes === null) return { total: 0, fnrs: [] };
-    const ranges = this.rangeChecks(q);
     const slotOf = this.slotOf;
     const slotRow = this.slotRow;
     const wantPage = !options.countOnly && q.orderBy !== undefined;
@@ -342,20 +319,31 @@ export class ScreenerColumns {
       else withoutValue.offer(row);
     };
 
+    // Ranges as [column, low, high]; a missing bound is infinite. A null figure is NaN, which fails
+    // both comparisons, as a null fails them in SQL.
+    const ranges = q.ranges.map((r) => ({
+      column: this.figures[FIGURE_INDEX.get(r.figure)!]!,
+      low: r.gte === undefined ? -Infinity : Number(r.gte),
+      high: r.lte === undefined ? Infinity : Number(r.lte),
+    }));
     if (ranges.length > 0) {
-      // A range never matches a company without figures: scan the figure slots only.
+      // A range never matches a company without figures: scan the figure slots only, the first range
+      // in a tight loop over its column.
+      const [first, ...rest] = ranges;
+      const { column, low, high } = first!;
       scan: for (let slot = 0; slot < this.slots; slot++) {
+        const v = column[slot]!;
+        if (!(v >= low && v <= high)) continue;
+        for (const r of rest) {
+          const w = r.column[slot]!;
+          if (!(w >= r.low && w <= r.high)) continue scan;
+        }
         const row = slotRow[slot]!;
-        if (row < 0) continue;
-        for (const check of ranges) if (!check(slot)) continue scan;
-        for (const check of attributes) if (!check(row)) continue scan;
+        if (row < 0 || !attributes(row)) continue;
         consider(row, slot);
       }
     } else {
-      scan: for (let row = 0; row < this.size; row++) {
-        for (const check of attributes) if (!check(row)) continue scan;
-        consider(row, slotOf[row]!);
-      }
+      for (let row = 0; row < this.size; row++) if (attributes(row)) consider(row, slotOf[row]!);
     }
     if (k === 0) return { total, fnrs: [] };
     const ordered = [...withValue.sorted(), ...withoutValue.sorted()];
