@@ -1,107 +1,216 @@
 // GET /businesses/{fnr}: the full company profile. The path segment is matched exactly as stored
-// (a leading-zero or upper-case form is a 404). Queries read the source tables; the presenter
-// shapes every field, so no row is returned as is.
+// (a leading-zero or upper-case form is a 404). One statement reads the source tables (one round
+// trip and, prepared, one plan per connection instead of 12 queries queueing for a pool of 5); the
+// presenter shapes every field, so no row is returned as is. The JSON response is not built in SQL:
+// Postgres would print numbers differently from JSON.stringify (1e+15, not 1000000000000000).
 import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 import { notFound } from '../errors.js';
 
 const toNumber = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
-const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString().slice(0, 10) : v);
 
-/** Figures jsonb (exact numerics) read as text per key, presented as JSON numbers; null stays null. */
-function presentFigures(figures: Record<string, string | null>) {
-  return Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), toNumber(figures[figureJsonKey(f)] ?? null)]));
+/**
+ * A stored figure as a JSON number, the same value as Number() of its exact decimal text: a jsonb
+ * number arrives as that text and JSON.parse rounds it as Number() does. null stays null; anything
+ * else (never written by the parser) converts as its text would, i.e. to null.
+ */
+const figureValue = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null);
+
+const FIGURE_KEYS = KEY_FIGURES.map(figureJsonKey);
+
+function presentFigures(figures: Record<string, unknown>) {
+  return Object.fromEntries(FIGURE_KEYS.map((key) => [key, figureValue(figures[key])]));
 }
+
+// Every collection arrives as a json array of camelCase objects (the client's column transform does
+// not reach json keys), with the values the presenter got when these were separate queries: dates as
+// 'YYYY-MM-DD' (json renders a date so, independent of DateStyle), numerics cast to text as the client
+// returns numeric columns (Number() below, exactly as before), figures as the stored jsonb.
+type IsoDate = string | null;
 
 interface FilingRow {
   documentKey: string;
-  documentDate: Date | null;
-  fiscalYearStart: Date | null;
-  fiscalYearEnd: Date | null;
+  documentDate: IsoDate;
+  fiscalYearStart: IsoDate;
+  fiscalYearEnd: IsoDate;
   currency: string | null;
   sizeClass: string | null;
   format: string;
   pnlMethod: string | null;
   kind: string | null;
-  filedOn: Date | null;
-  figures: Record<string, string | null>;
+  filedOn: IsoDate;
+  figures: Record<string, unknown>;
 }
 
+interface PartyColumns {
+  pnr: string;
+  kind: string;
+  personId: string | null;
+  relatedFnr: string | null;
+  organisationId: string | null;
+  partyName: string | null;
+}
+
+interface FunctionRow extends PartyColumns {
+  functionCode: string;
+  functionText: string | null;
+  representationCode: string | null;
+  representationText: string | null;
+  since: IsoDate;
+  until: IsoDate;
+  isCurrent: boolean;
+}
+
+interface HoldingRow extends PartyColumns {
+  capital: string | null;
+  paidIn: string | null;
+  currency: string | null;
+  since: IsoDate;
+  until: IsoDate;
+  isCurrent: boolean;
+}
+
+interface ProfileRow {
+  fnr: string;
+  name: string;
+  legalFormCode: string | null;
+  legalFormText: string | null;
+  courtCode: string | null;
+  courtText: string | null;
+  status: string;
+  euid: string | null;
+  seat: string | null;
+  municipalityCode: string | null;
+  municipalityText: string | null;
+  capitalAmount: string | null;
+  capitalCurrency: string | null;
+  businessPurpose: string | null;
+  oenaceNumericCode: string | null;
+  lastCrawledAt: Date | null;
+  names: { name: string; vnr: string }[] | null;
+  addresses: {
+    line: string | null; street: string | null; houseNumber: string | null; staircase: string | null; door: string | null;
+    zipCode: string | null; city: string | null; country: string | null; isCurrent: boolean;
+  }[] | null;
+  oenaces: { code: string; isPrimary: boolean; shortTitleDe: string | null; titleDe: string | null; level: number | null; edvCode: string | null }[] | null;
+  entries: { vnr: string; executedOn: IsoDate; courtCode: string | null; courtText: string | null; az: string | null; applicationTexts: string[] }[] | null;
+  functions: FunctionRow[] | null;
+  holdings: HoldingRow[] | null;
+  filings: FilingRow[] | null;
+  documents: {
+    documentKey: string; documentDate: IsoDate; balanceSheetDate: IsoDate; contentType: string | null; filedOn: IsoDate;
+    sizeClass: string | null; sizeBytes: number | null;
+  }[] | null;
+  bogus: { publishedOn: string; decisionFinalOn: IsoDate; deemedSince: IsoDate; name: string }[] | null;
+  notices: {
+    ediktId: string; aktenzeichen: string | null; courtCode: string | null; courtName: string | null; proceedingCode: string | null;
+    proceedingText: string | null; firstPublishedOn: IsoDate; lastPublishedOn: IsoDate; isOpen: boolean; linkEvidence: string | null;
+    linkConfidence: string | null;
+  }[] | null;
+  licences: { gisaZahl: string; tradeKey: string | null; wording: string | null; effectiveFrom: IsoDate; endedOn: IsoDate; isDormant: boolean }[] | null;
+}
+
+/**
+ * The whole profile in one statement (one round trip, one prepared plan): the company row plus one
+ * correlated json_agg per collection, each with the ORDER BY of the former per-collection query.
+ */
 async function loadProfile(sql: Sql, fnr: string) {
-  const [company] = await sql<Record<string, unknown>[]>`
+  const [row] = await sql<ProfileRow[]>`
     SELECT c.fnr, c.name, c.legal_form_code, coalesce(lf.name, c.legal_form_text) AS legal_form_text, c.court_code, ct.name AS court_text,
            c.status, c.euid, c.seat, c.municipality_code, c.municipality_text, c.capital_amount, c.capital_currency,
-           c.business_purpose, c.oenace_numeric_code, c.last_crawled_at, c.fnr_check_letter_ok
+           c.business_purpose, c.oenace_numeric_code, c.last_crawled_at,
+           (SELECT json_agg(json_build_object('name', n.name, 'vnr', n.vnr) ORDER BY n.vnr, n.name)
+              FROM company_name n WHERE n.fnr = c.fnr AND NOT n.is_current) AS names,
+           (SELECT json_agg(json_build_object('line', a.line, 'street', a.street, 'houseNumber', a.house_number, 'staircase', a.staircase,
+                     'door', a.door, 'zipCode', a.zip_code, 'city', a.city, 'country', a.country, 'isCurrent', a.is_current)
+                     ORDER BY a.is_current DESC, a.position)
+              FROM company_address a WHERE a.fnr = c.fnr) AS addresses,
+           (SELECT json_agg(json_build_object('code', co.code, 'isPrimary', co.is_primary, 'shortTitleDe', o.short_title_de, 'titleDe', o.title_de,
+                     'level', o.level, 'edvCode', o.edv_code) ORDER BY co.is_primary DESC, co.code)
+              FROM company_oenace co LEFT JOIN oenace_class o ON o.version = co.version AND o.code = co.code
+             WHERE co.fnr = c.fnr AND co.version = '2008') AS oenaces,
+           (SELECT json_agg(json_build_object('vnr', e.vnr, 'executedOn', e.executed_on, 'courtCode', e.court_code, 'courtText', e.court_text,
+                     'az', e.az, 'applicationTexts', e.application_texts) ORDER BY e.vnr)
+              FROM register_entry e WHERE e.fnr = c.fnr) AS entries,
+           (SELECT json_agg(json_build_object('pnr', f.pnr, 'functionCode', f.function_code, 'functionText', coalesce(f.function_text, fc.text),
+                     'representationCode', f.representation_code, 'representationText', coalesce(f.representation_text, rk.text),
+                     'since', f.since, 'until', f.until, 'isCurrent', f.is_current, 'kind', p.kind, 'personId', p.person_id,
+                     'relatedFnr', p.related_fnr, 'organisationId', p.organisation_id,
+                     'partyName', coalesce(nullif(concat_ws(' ', pe.first_name, pe.last_name), ''), rc.name, o.name))
+                     ORDER BY f.is_current DESC, f.function_code, f.pnr, f.vnr)
+              FROM company_function f
+              JOIN company_party p USING (fnr, pnr)
+              LEFT JOIN function_code fc ON fc.code = f.function_code
+              LEFT JOIN representation_kind rk ON rk.code = f.representation_code
+              LEFT JOIN person pe ON pe.person_id = p.person_id
+              LEFT JOIN company rc ON rc.fnr = p.related_fnr
+              LEFT JOIN organisation o ON o.organisation_id = p.organisation_id
+             WHERE f.fnr = c.fnr) AS functions,
+           (SELECT json_agg(json_build_object('pnr', h.pnr, 'capital', h.capital::text, 'paidIn', h.paid_in::text, 'currency', h.currency,
+                     'since', h.since, 'until', h.until, 'isCurrent', h.is_current, 'kind', p.kind, 'personId', p.person_id,
+                     'relatedFnr', p.related_fnr, 'organisationId', p.organisation_id,
+                     'partyName', coalesce(nullif(concat_ws(' ', pe.first_name, pe.last_name), ''), rc.name, o.name))
+                     ORDER BY h.is_current DESC, h.pnr, h.vnr)
+              FROM holding h
+              JOIN company_party p USING (fnr, pnr)
+              LEFT JOIN person pe ON pe.person_id = p.person_id
+              LEFT JOIN company rc ON rc.fnr = p.related_fnr
+              LEFT JOIN organisation o ON o.organisation_id = p.organisation_id
+             WHERE h.fnr = c.fnr) AS holdings,
+           (SELECT json_agg(json_build_object('documentKey', aa.document_key, 'documentDate', aa.document_date,
+                     'fiscalYearStart', aa.fiscal_year_start, 'fiscalYearEnd', aa.fiscal_year_end, 'currency', aa.currency,
+                     'sizeClass', aa.size_class, 'format', aa.format, 'pnlMethod', aa.pnl_method, 'kind', aa.kind, 'filedOn', aa.filed_on,
+                     'figures', aa.figures) ORDER BY aa.document_date DESC NULLS LAST, aa.document_key DESC)
+              FROM annual_account aa WHERE aa.fnr = c.fnr) AS filings,
+           (SELECT json_agg(json_build_object('documentKey', d.document_key, 'documentDate', d.document_date,
+                     'balanceSheetDate', d.balance_sheet_date, 'contentType', d.content_type, 'filedOn', d.filed_on,
+                     'sizeClass', d.size_class, 'sizeBytes', d.size_bytes) ORDER BY d.balance_sheet_date DESC NULLS LAST, d.document_key DESC)
+              FROM document d WHERE d.fnr = c.fnr AND d.document_type_code = '48') AS documents,
+           (SELECT json_agg(json_build_object('publishedOn', bp.published_on, 'decisionFinalOn', bp.decision_final_on,
+                     'deemedSince', bp.deemed_since, 'name', bl.name) ORDER BY bp.published_on)
+              FROM bogus_company_listing bl JOIN bogus_company_publication bp USING (listing_key)
+             WHERE bl.fnr = c.fnr AND bl.removed_at IS NULL) AS bogus,
+           (SELECT json_agg(json_build_object('ediktId', cn.edikt_id, 'aktenzeichen', cn.aktenzeichen, 'courtCode', cn.court_code,
+                     'courtName', cn.court_name, 'proceedingCode', cn.proceeding_code, 'proceedingText', cn.proceeding_text,
+                     'firstPublishedOn', cn.first_published_on, 'lastPublishedOn', cn.last_published_on, 'isOpen', cn.is_open,
+                     'linkEvidence', cn.link_evidence, 'linkConfidence', cn.link_confidence::text) ORDER BY cn.first_published_on DESC NULLS LAST)
+              FROM court_notice cn WHERE cn.fnr = c.fnr) AS notices,
+           (SELECT json_agg(json_build_object('gisaZahl', t.gisa_zahl, 'tradeKey', t.trade_key, 'wording', t.wording,
+                     'effectiveFrom', t.effective_from, 'endedOn', t.ended_on, 'isDormant', t.is_dormant) ORDER BY t.effective_from DESC NULLS LAST)
+              FROM trade_license t WHERE t.fnr = c.fnr) AS licences
       FROM company c
       LEFT JOIN legal_form lf ON lf.code = c.legal_form_code
       LEFT JOIN court ct ON ct.code = c.court_code
      WHERE c.fnr = ${fnr}`;
-  if (!company) return null;
-  const [names, addresses, oenaces, entries, functions, holdings, filings, documents, bogus, notices, licences] = await Promise.all([
-    sql`SELECT name, vnr FROM company_name WHERE fnr = ${fnr} AND NOT is_current ORDER BY vnr, name`,
-    sql`SELECT line, street, house_number, staircase, door, zip_code, city, country, is_current, vnr
-          FROM company_address WHERE fnr = ${fnr} ORDER BY is_current DESC, position`,
-    sql`SELECT co.code, co.is_primary, o.short_title_de, o.title_de, o.level, o.edv_code
-          FROM company_oenace co LEFT JOIN oenace_class o ON o.version = co.version AND o.code = co.code
-         WHERE co.fnr = ${fnr} AND co.version = '2008' ORDER BY co.is_primary DESC, co.code`,
-    sql`SELECT vnr, executed_on, court_code, court_text, az, application_texts FROM register_entry WHERE fnr = ${fnr} ORDER BY vnr`,
-    sql`SELECT f.pnr, f.function_code, coalesce(f.function_text, fc.text) AS function_text, f.representation_code,
-               coalesce(f.representation_text, rk.text) AS representation_text, f.since, f.until, f.is_current,
-               p.kind, p.person_id, p.related_fnr, p.organisation_id,
-               coalesce(concat_ws(' ', pe.first_name, pe.last_name), rc.name, o.name) AS party_name
-          FROM company_function f
-          JOIN company_party p USING (fnr, pnr)
-          LEFT JOIN function_code fc ON fc.code = f.function_code
-          LEFT JOIN representation_kind rk ON rk.code = f.representation_code
-          LEFT JOIN person pe ON pe.person_id = p.person_id
-          LEFT JOIN company rc ON rc.fnr = p.related_fnr
-          LEFT JOIN organisation o ON o.organisation_id = p.organisation_id
-         WHERE f.fnr = ${fnr} ORDER BY f.is_current DESC, f.function_code, f.pnr, f.vnr`,
-    sql`SELECT h.pnr, h.capital, h.paid_in, h.currency, h.since, h.until, h.is_current, p.kind, p.person_id, p.related_fnr,
-               p.organisation_id, coalesce(concat_ws(' ', pe.first_name, pe.last_name), rc.name, o.name) AS party_name
-          FROM holding h
-          JOIN company_party p USING (fnr, pnr)
-          LEFT JOIN person pe ON pe.person_id = p.person_id
-          LEFT JOIN company rc ON rc.fnr = p.related_fnr
-          LEFT JOIN organisation o ON o.organisation_id = p.organisation_id
-         WHERE h.fnr = ${fnr} ORDER BY h.is_current DESC, h.pnr, h.vnr`,
-    sql<FilingRow[]>`
-      SELECT document_key, document_date, fiscal_year_start, fiscal_year_end, currency, size_class, format, pnl_method, kind, filed_on,
-             (SELECT jsonb_object_agg(key, CASE WHEN value = 'null'::jsonb THEN NULL ELSE value #>> '{}' END) FROM jsonb_each(figures)) AS figures
-        FROM annual_account WHERE fnr = ${fnr}
-       ORDER BY document_date DESC NULLS LAST, document_key DESC`,
-    sql`SELECT document_key, document_type_code, document_type_text, document_date, balance_sheet_date, content_type, filed_on, size_class, size_bytes
-          FROM document WHERE fnr = ${fnr} AND document_type_code = '48' ORDER BY balance_sheet_date DESC NULLS LAST, document_key DESC`,
-    sql`SELECT p.published_on, p.decision_final_on, p.deemed_since, l.name
-          FROM bogus_company_listing l JOIN bogus_company_publication p USING (listing_key)
-         WHERE l.fnr = ${fnr} AND l.removed_at IS NULL ORDER BY p.published_on`,
-    sql`SELECT edikt_id, aktenzeichen, court_code, court_name, proceeding_code, proceeding_text, first_published_on, last_published_on,
-               is_open, link_evidence, link_confidence
-          FROM court_notice WHERE fnr = ${fnr} ORDER BY first_published_on DESC NULLS LAST`,
-    sql`SELECT gisa_zahl, trade_key, wording, effective_from, ended_on, is_dormant FROM trade_license WHERE fnr = ${fnr} ORDER BY effective_from DESC NULLS LAST`,
-  ]);
-  return { company, names, addresses, oenaces, entries, functions, holdings, filings, documents, bogus, notices, licences };
+  if (!row) return null;
+  const { names, addresses, oenaces, entries, functions, holdings, filings, documents, bogus, notices, licences, ...company } = row;
+  return {
+    company,
+    names: names ?? [], addresses: addresses ?? [], oenaces: oenaces ?? [], entries: entries ?? [], functions: functions ?? [],
+    holdings: holdings ?? [], filings: filings ?? [], documents: documents ?? [], bogus: bogus ?? [], notices: notices ?? [],
+    licences: licences ?? [],
+  };
 }
 
 type Profile = NonNullable<Awaited<ReturnType<typeof loadProfile>>>;
 
-const partyRef = (r: Record<string, unknown>) =>
+const partyRef = (r: PartyColumns) =>
   r.kind === 'person' ? { type: 'person', personId: r.personId } : r.kind === 'company' ? { type: 'company', fnr: r.relatedFnr } : { type: 'organisation', organisationId: r.organisationId };
 
 export function presentProfile(p: Profile) {
   const c = p.company;
   const filings = p.filings.map((f) => ({
     documentKey: f.documentKey,
-    documentDate: isoDate(f.documentDate),
-    fiscalYearStart: isoDate(f.fiscalYearStart),
-    fiscalYearEnd: isoDate(f.fiscalYearEnd),
+    documentDate: f.documentDate,
+    fiscalYearStart: f.fiscalYearStart,
+    fiscalYearEnd: f.fiscalYearEnd,
     currency: f.currency,
     sizeClass: f.sizeClass,
     format: f.format,
     pnlMethod: f.pnlMethod,
     kind: f.kind,
-    filedOn: isoDate(f.filedOn),
+    filedOn: f.filedOn,
     ...presentFigures(f.figures ?? {}),
   }));
   const latest = filings[0];
@@ -113,7 +222,7 @@ export function presentProfile(p: Profile) {
     isActive: c.status === 'active',
     isScheinunternehmen: p.bogus.length > 0,
     scheinunternehmenKundmachungen: p.bogus.map((b) => ({
-      name: b.name, publishedOn: isoDate(b.publishedOn), decisionFinalOn: isoDate(b.decisionFinalOn), deemedSince: isoDate(b.deemedSince),
+      name: b.name, publishedOn: b.publishedOn, decisionFinalOn: b.decisionFinalOn, deemedSince: b.deemedSince,
     })),
     hasEdikt: p.notices.length > 0,
     euid: c.euid,
@@ -133,29 +242,29 @@ export function presentProfile(p: Profile) {
     functions: p.functions.map((f) => ({
       ...partyRef(f), name: f.partyName || null, functionCode: f.functionCode, functionText: f.functionText,
       representation: f.representationCode ? { code: f.representationCode, text: f.representationText } : null,
-      since: isoDate(f.since), until: isoDate(f.until), isCurrent: f.isCurrent,
+      since: f.since, until: f.until, isCurrent: f.isCurrent,
     })),
     shareholders: p.holdings.map((h) => ({
       ...partyRef(h), name: h.partyName || null, capital: toNumber(h.capital), paidIn: toNumber(h.paidIn), currency: h.currency,
-      since: isoDate(h.since), until: isoDate(h.until), isCurrent: h.isCurrent,
+      since: h.since, until: h.until, isCurrent: h.isCurrent,
     })),
     registerEntries: p.entries.map((e) => ({
-      vnr: e.vnr, executedOn: isoDate(e.executedOn), court: e.courtCode ? { code: e.courtCode, text: e.courtText } : null, az: e.az,
+      vnr: e.vnr, executedOn: e.executedOn, court: e.courtCode ? { code: e.courtCode, text: e.courtText } : null, az: e.az,
       applicationTexts: e.applicationTexts,
     })),
     tradeLicenses: p.licences.map((l) => ({
-      gisaZahl: l.gisaZahl, tradeKey: l.tradeKey, wording: l.wording, effectiveFrom: isoDate(l.effectiveFrom), endedOn: isoDate(l.endedOn),
+      gisaZahl: l.gisaZahl, tradeKey: l.tradeKey, wording: l.wording, effectiveFrom: l.effectiveFrom, endedOn: l.endedOn,
       isDormant: l.isDormant,
     })),
     openNotices: p.notices.filter((n) => n.isOpen).map((n) => ({
       ediktId: n.ediktId, aktenzeichen: n.aktenzeichen, court: n.courtCode ? { code: n.courtCode, text: n.courtName } : null,
       proceeding: n.proceedingCode ? { code: n.proceedingCode, text: n.proceedingText } : null,
-      firstPublishedOn: isoDate(n.firstPublishedOn), lastPublishedOn: isoDate(n.lastPublishedOn),
+      firstPublishedOn: n.firstPublishedOn, lastPublishedOn: n.lastPublishedOn,
       link: { evidence: n.linkEvidence, confidence: toNumber(n.linkConfidence) },
     })),
     annualAccountDocuments: p.documents.map((d) => ({
-      documentKey: d.documentKey, documentDate: isoDate(d.documentDate), balanceSheetDate: isoDate(d.balanceSheetDate),
-      contentType: d.contentType, filedOn: isoDate(d.filedOn), sizeClass: d.sizeClass, sizeBytes: d.sizeBytes,
+      documentKey: d.documentKey, documentDate: d.documentDate, balanceSheetDate: d.balanceSheetDate,
+      contentType: d.contentType, filedOn: d.filedOn, sizeClass: d.sizeClass, sizeBytes: d.sizeBytes,
     })),
     lastCrawledAt: c.lastCrawledAt instanceof Date ? c.lastCrawledAt.toISOString() : null,
   };

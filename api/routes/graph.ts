@@ -44,7 +44,7 @@ async function links(sql: Sql, fnrs: string[], personIds: string[], organisation
        WHERE fnr = ANY(${fnrs}) OR related_fnr = ANY(${fnrs}) OR person_id = ANY(${personIds}) OR organisation_id = ANY(${organisationIds})
     )
     SELECT p.fnr, c.name AS company_name, c.status = 'active' AS company_active, p.kind, p.person_id, p.related_fnr, p.organisation_id,
-           coalesce(concat_ws(' ', pe.first_name, pe.last_name), rc.name, o.name) AS party_label, rc.status = 'active' AS party_active,
+           coalesce(nullif(concat_ws(' ', pe.first_name, pe.last_name), ''), rc.name, o.name) AS party_label, rc.status = 'active' AS party_active,
            l.edge_type, l.function_code, l.function_text, l.representation_code, l.representation_text, l.capital, l.paid_in, l.currency, l.since
       FROM parties p
       JOIN company c ON c.fnr = p.fnr

@@ -16,6 +16,7 @@ import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenb
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';
+import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -67,7 +68,9 @@ describe('company profile', () => {
     const current = extract.addresses.find((a) => a.isCurrent)!;
     expect(body.addresses[0]).toMatchObject({ zipCode: current.zipCode, city: current.city, isCurrent: true });
     const corporate = extract.holdings.find((h) => h.holderKind === 'company')!;
-    expect(body.shareholders).toContainEqual(expect.objectContaining({ type: 'company', fnr: corporate.holderFnr, capital: Number(corporate.capital) }));
+    expect(body.shareholders).toContainEqual(expect.objectContaining({
+      type: 'company', fnr: corporate.holderFnr, name: fixtureExtract(corporate.holderFnr!).name, capital: Number(corporate.capital),
+    }));
     expect(body.functions.length).toBe(extract.functions.filter((f) => extract.parties.some((p) => p.pnr === f.pnr)).length);
     expect(new Date(body.lastCrawledAt).getTime()).toBeGreaterThan(Date.now() - 600_000);
   });
@@ -84,6 +87,136 @@ describe('company profile', () => {
       expect(body.latestKeyFigures[key], key).toBe(value === null ? null : Number(value));
     }
     expect(body.annualAccountDocuments).toHaveLength(2);
+  });
+
+  it('presents every field of a company with every kind of record exactly: types, formats, nulls and the order of every array', async () => {
+    const fnr = '900001a';
+    const sql = db.sql;
+    // A company of its own (no fixture links to it): ties only where the ORDER BY decides them.
+    await sql`INSERT INTO company (fnr, name, legal_form_code, court_code, status, euid, seat, municipality_code, municipality_text,
+                capital_amount, capital_currency, last_crawled_at)
+              VALUES (${fnr}, 'Zzedge Handels GmbH', 'GES', '007', 'deleted', 'ATBRA.900001a', 'Wien', '90001', 'Wien', 0.00, 'EUR',
+                '2026-10-01 12:00:00.123999+00')`;
+    await sql`INSERT INTO company_name (fnr, vnr, name, is_current)
+              VALUES (${fnr}, '002', 'Zzedge B', false), (${fnr}, '001', 'Zzedge A', false), (${fnr}, '003', 'Zzedge Handels GmbH', true)`;
+    await sql`INSERT INTO company_address (fnr, vnr, position, is_current, line, street, house_number, staircase, door, zip_code, city, country)
+              VALUES (${fnr}, '001', 0, false, 'Altgasse 1, 1010 Wien', NULL, NULL, NULL, NULL, '1010', 'Wien', 'AUT'),
+                     (${fnr}, '002', 0, true, NULL, 'Neugasse', '2', '3', '4', '1020', 'Wien', 'AUT')`;
+    await sql`INSERT INTO company_oenace (fnr, version, code, is_primary, source)
+              VALUES (${fnr}, '2008', 'A 01.12-0', false, 'test'), (${fnr}, '2008', 'A 01.11-0', true, 'test')`;
+    await sql`INSERT INTO register_entry (fnr, vnr, executed_on, court_code, court_text, az, application_texts)
+              VALUES (${fnr}, '002', '2024-02-01', '007', 'HG Wien', '73 Fr 1/24', '{"Text B1","Text B2"}'), (${fnr}, '001', NULL, NULL, NULL, NULL, '{}')`;
+    await sql`INSERT INTO person (person_id, first_name, last_name, name_norm) VALUES ('zzedge-erika-1970-01-01', 'Erika', 'Zzedge', 'erika zzedge')`;
+    await sql`INSERT INTO organisation (organisation_id, name) VALUES ('org-zzedge', 'Zzedge Holding Ltd')`;
+    await sql`INSERT INTO company_party (fnr, pnr, kind, person_id, related_fnr, organisation_id)
+              VALUES (${fnr}, 'P1', 'person', 'zzedge-erika-1970-01-01', NULL, NULL), (${fnr}, 'P2', 'company', NULL, '900002b', NULL),
+                     (${fnr}, 'P3', 'organisation', NULL, NULL, 'org-zzedge')`;
+    await sql`INSERT INTO company_function (fnr, pnr, function_code, vnr, function_text, representation_code, since, until, is_current)
+              VALUES (${fnr}, 'P1', 'PR', '002', 'Prokura alt', NULL, NULL, '2019-12-31', false),
+                     (${fnr}, 'P3', 'GF', '003', NULL, NULL, NULL, NULL, true),
+                     (${fnr}, 'P1', 'GF', '001', NULL, 'E', '2020-01-01', NULL, true)`;
+    await sql`INSERT INTO holding (fnr, pnr, vnr, capital, paid_in, currency, since, until, is_current)
+              VALUES (${fnr}, 'P3', '001', 1.10, 1.10, 'ATS', NULL, '2001-12-31', false), (${fnr}, 'P2', '001', 35000.00, 17500.50, 'EUR', '2019-01-01', NULL, true),
+                     (${fnr}, 'P1', '002', 0.00, NULL, NULL, NULL, NULL, true)`;
+    await sql`INSERT INTO document (document_key, fnr, document_type_code, document_date, balance_sheet_date, content_type, filed_on, size_class, size_bytes)
+              VALUES ('ZZ_K1', ${fnr}, '48', '2024-06-30', '2023-12-31', 'application/xml', '2024-07-01', 'klein', 2048),
+                     ('ZZ_K2', ${fnr}, '48', '2025-06-30', '2024-12-31', 'application/pdf', NULL, NULL, NULL),
+                     ('ZZ_OTHER', ${fnr}, '12', '2025-07-01', NULL, 'application/pdf', NULL, NULL, 10)`;
+    const big = '12345678901234567.891';
+    await sql`INSERT INTO annual_account (document_key, fnr, document_date, fiscal_year_start, fiscal_year_end, currency, size_class, format, pnl_method,
+                kind, filed_on, has_positions, figures, raw_xml, parser_version)
+              VALUES ('ZZ_K1', ${fnr}, '2023-12-31', '2023-01-01', '2023-12-31', 'EUR', 'klein', 'jab4', 'GKV', 'JA', '2024-07-01', true,
+                       '{"bilanzSumme": 1000, "eigenkapital": null}', '<x/>', 1),
+                     ('ZZ_K2', ${fnr}, '2024-12-31', NULL, '2024-12-31', 'EUR', NULL, 'legacy', NULL, NULL, NULL, false,
+                       ${`{"bilanzSumme": 1234567.89, "eigenkapital": -0.50, "liquideMittel": ${big}, "employees": 12, "umsatzerloese": null}`}::text::jsonb, '<x/>', 1)`;
+    await sql`INSERT INTO bogus_company_listing (listing_key, name, fnr, removed_at)
+              VALUES ('ZZ-BL-1', 'Zzedge Handels GmbH', ${fnr}, NULL), ('ZZ-BL-2', 'Zzedge alt', ${fnr}, now())`;
+    await sql`INSERT INTO bogus_company_publication (listing_key, published_on, decision_final_on, deemed_since)
+              VALUES ('ZZ-BL-1', '2024-03-01', '2024-04-01', '2024-02-15'), ('ZZ-BL-1', '2023-05-01', NULL, NULL), ('ZZ-BL-2', '2022-01-01', NULL, NULL)`;
+    await sql`INSERT INTO court_notice (edikt_id, aktenzeichen, court_code, court_name, proceeding_code, proceeding_text, fnr, link_evidence,
+                link_confidence, first_published_on, last_published_on, is_open)
+              VALUES ('ZZ-ED-1', '3 S 1/25', '007', 'HG Wien', 'S', 'Sanierungsverfahren', ${fnr}, 'register-fn', 0.95, '2025-01-10', '2025-03-01', true),
+                     ('ZZ-ED-2', '3 S 2/25', NULL, NULL, NULL, NULL, ${fnr}, 'name', 0.50, '2025-02-01', NULL, false),
+                     ('ZZ-ED-3', NULL, NULL, NULL, NULL, NULL, ${fnr}, 'manual', NULL, NULL, NULL, true)`;
+    await sql`INSERT INTO trade_license (gisa_zahl, fnr, trade_key, wording, effective_from, ended_on, is_dormant)
+              VALUES ('ZZ-GZ-1', ${fnr}, 'T1', 'Handelsgewerbe', '2010-05-01', '2015-01-01', false), ('ZZ-GZ-2', ${fnr}, NULL, NULL, '2016-01-01', NULL, true)`;
+    const oenace = async (code: string) =>
+      (await sql<{ shortTitleDe: string | null; titleDe: string }[]>`SELECT short_title_de, title_de FROM oenace_class WHERE version = '2008' AND code = ${code}`)[0]!;
+    const [o1, o2] = [await oenace('A 01.11-0'), await oenace('A 01.12-0')];
+    const figures = (values: Record<string, number | null>) => ({ ...Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), null])), ...values });
+    const latest = figures({ bilanzSumme: 1234567.89, eigenkapital: -0.5, liquideMittel: Number(big), employees: 12 });
+
+    const body = await json(await http.get(`/api/v1/businesses/${fnr}`));
+    const expected = {
+      fnr, name: 'Zzedge Handels GmbH',
+      legalForm: { code: 'GES', text: 'Gesellschaft mit beschränkter Haftung' },
+      court: { code: '007', text: 'Handelsgericht Wien' },
+      isActive: false,
+      isScheinunternehmen: true,
+      scheinunternehmenKundmachungen: [
+        { name: 'Zzedge Handels GmbH', publishedOn: '2023-05-01', decisionFinalOn: null, deemedSince: null },
+        { name: 'Zzedge Handels GmbH', publishedOn: '2024-03-01', decisionFinalOn: '2024-04-01', deemedSince: '2024-02-15' },
+      ],
+      hasEdikt: true,
+      euid: 'ATBRA.900001a', seat: 'Wien',
+      municipality: { code: '90001', text: 'Wien' },
+      capital: { amount: 0, currency: 'EUR' },
+      businessPurpose: null,
+      formerNames: [{ name: 'Zzedge A', vnr: '001' }, { name: 'Zzedge B', vnr: '002' }],
+      addresses: [
+        { street: 'Neugasse', houseNumber: '2', staircase: '3', door: '4', zipCode: '1020', city: 'Wien', country: 'AUT', isCurrent: true },
+        { street: 'Altgasse 1, 1010 Wien', houseNumber: null, staircase: null, door: null, zipCode: '1010', city: 'Wien', country: 'AUT', isCurrent: false },
+      ],
+      oenaces: [
+        { code: 'A 01.11-0', kurztitel: o1.shortTitleDe, title: o1.titleDe, level: 5, isPrimary: true },
+        { code: 'A 01.12-0', kurztitel: o2.shortTitleDe, title: o2.titleDe, level: 5, isPrimary: false },
+      ],
+      oenaceNumericCode: '01110',
+      latestKeyFigures: { documentDate: '2024-12-31', ...latest },
+      parsedJahresabschluesse: [
+        { documentKey: 'ZZ_K2', documentDate: '2024-12-31', fiscalYearStart: null, fiscalYearEnd: '2024-12-31', currency: 'EUR', sizeClass: null,
+          format: 'legacy', pnlMethod: null, kind: null, filedOn: null, ...latest },
+        { documentKey: 'ZZ_K1', documentDate: '2023-12-31', fiscalYearStart: '2023-01-01', fiscalYearEnd: '2023-12-31', currency: 'EUR', sizeClass: 'klein',
+          format: 'jab4', pnlMethod: 'GKV', kind: 'JA', filedOn: '2024-07-01', ...figures({ bilanzSumme: 1000 }) },
+      ],
+      functions: [
+        { type: 'person', personId: 'zzedge-erika-1970-01-01', name: 'Erika Zzedge', functionCode: 'GF', functionText: 'GESCHÄFTSFÜHRER/IN (handelsrechtlich)',
+          representation: { code: 'E', text: 'Einzelvertretung' }, since: '2020-01-01', until: null, isCurrent: true },
+        { type: 'organisation', organisationId: 'org-zzedge', name: 'Zzedge Holding Ltd', functionCode: 'GF', functionText: 'GESCHÄFTSFÜHRER/IN (handelsrechtlich)',
+          representation: null, since: null, until: null, isCurrent: true },
+        { type: 'person', personId: 'zzedge-erika-1970-01-01', name: 'Erika Zzedge', functionCode: 'PR', functionText: 'Prokura alt',
+          representation: null, since: null, until: '2019-12-31', isCurrent: false },
+      ],
+      // A party's name: the person's, else the company's as stored here (900002b is not), else the organisation's.
+      shareholders: [
+        { type: 'person', personId: 'zzedge-erika-1970-01-01', name: 'Erika Zzedge', capital: 0, paidIn: null, currency: null, since: null, until: null, isCurrent: true },
+        { type: 'company', fnr: '900002b', name: null, capital: 35000, paidIn: 17500.5, currency: 'EUR', since: '2019-01-01', until: null, isCurrent: true },
+        { type: 'organisation', organisationId: 'org-zzedge', name: 'Zzedge Holding Ltd', capital: 1.1, paidIn: 1.1, currency: 'ATS', since: null, until: '2001-12-31', isCurrent: false },
+      ],
+      registerEntries: [
+        { vnr: '001', executedOn: null, court: null, az: null, applicationTexts: [] },
+        { vnr: '002', executedOn: '2024-02-01', court: { code: '007', text: 'HG Wien' }, az: '73 Fr 1/24', applicationTexts: ['Text B1', 'Text B2'] },
+      ],
+      tradeLicenses: [
+        { gisaZahl: 'ZZ-GZ-2', tradeKey: null, wording: null, effectiveFrom: '2016-01-01', endedOn: null, isDormant: true },
+        { gisaZahl: 'ZZ-GZ-1', tradeKey: 'T1', wording: 'Handelsgewerbe', effectiveFrom: '2010-05-01', endedOn: '2015-01-01', isDormant: false },
+      ],
+      openNotices: [
+        { ediktId: 'ZZ-ED-1', aktenzeichen: '3 S 1/25', court: { code: '007', text: 'HG Wien' }, proceeding: { code: 'S', text: 'Sanierungsverfahren' },
+          firstPublishedOn: '2025-01-10', lastPublishedOn: '2025-03-01', link: { evidence: 'register-fn', confidence: 0.95 } },
+        { ediktId: 'ZZ-ED-3', aktenzeichen: null, court: null, proceeding: null, firstPublishedOn: null, lastPublishedOn: null,
+          link: { evidence: 'manual', confidence: null } },
+      ],
+      annualAccountDocuments: [
+        { documentKey: 'ZZ_K2', documentDate: '2025-06-30', balanceSheetDate: '2024-12-31', contentType: 'application/pdf', filedOn: null, sizeClass: null, sizeBytes: null },
+        { documentKey: 'ZZ_K1', documentDate: '2024-06-30', balanceSheetDate: '2023-12-31', contentType: 'application/xml', filedOn: '2024-07-01', sizeClass: 'klein', sizeBytes: 2048 },
+      ],
+      // As Date#toISOString() gives it: milliseconds, truncated, in UTC.
+      lastCrawledAt: '2026-10-01T12:00:00.123Z',
+    };
+    expect(body).toEqual(expected);
+    expect(Object.keys(body)).toEqual(Object.keys(expected));
+    expect(Object.keys(body.parsedJahresabschluesse[0])).toEqual(Object.keys(expected.parsedJahresabschluesse[0]!));
   });
 
   it('matches the path segment exactly: leading zeros and upper case are 404s', async () => {
@@ -121,6 +254,8 @@ describe('graph', () => {
     expect(ids1).toContain('company:388410t');
     expect(ids1).not.toContain('company:211904z');
     expect(depth1.edges).toContainEqual(expect.objectContaining({ source: 'company:388410t', target: 'company:287541f', type: 'holding' }));
+    // A corporate holder is labelled with its own name, as its extract gives it.
+    expect(depth1.nodes).toContainEqual(expect.objectContaining({ id: 'company:388410t', label: fixtureExtract('388410t').name, fnr: '388410t' }));
     const depth2 = await json(await http.get('/api/v1/graph?fnr=287541f&depth=2'));
     const ids2 = depth2.nodes.map((n: { id: string }) => n.id);
     expect(ids2).toEqual(expect.arrayContaining(['company:211904z', 'company:294417t']));
