@@ -3,7 +3,7 @@
 // so a consumer that stores the highest id it has seen misses nothing.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { changeSnapshot, readChangePage, type ChangeRow, type ChangeType } from '../../pipeline/store/changeLog.js';
+import { changeSnapshot, readChangePage, readChanges, type ChangeRow, type ChangeType } from '../../pipeline/store/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { notFound, validationFailed } from '../errors.js';
@@ -62,8 +62,9 @@ export function changeFeedRouter(sql: Sql): Router {
 
   router.get('/globalchanges/aggregated', async (ctx) => {
     const q = parseQuery(aggregatedQuery, ctx.query);
+    // No totals here, so no count: just the first rows of each feed.
     const read = (type: ChangeType | undefined) =>
-      readChangePage(sql, { type, since: q.since, page: 1, pageSize: q.maxResultsPerType, countCap: q.maxResultsPerType }).then((r) => r.rows.map(presentChange));
+      readChanges(sql, { type, since: q.since, limit: q.maxResultsPerType }).then((rows) => rows.map(presentChange));
     const [businessChanges, documentChanges, ediktChanges, globalChanges] = await Promise.all([read('business'), read('document'), read('edikt'), read(undefined)]);
     ctx.body = { businessChanges, documentChanges, ediktChanges, globalChanges };
   });

@@ -9,6 +9,7 @@ import { errorHandler } from '../../api/middleware/errorHandler.js';
 import { changeFeedRouter } from '../../api/routes/changeFeeds.js';
 import { recordChanges } from '../../pipeline/store/changeLog.js';
 import { createLogger } from '../../runtime/logger.js';
+import { insertChanges, insertRolledBack } from '../helpers/changeRows.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -157,5 +158,55 @@ describe('feed parameters and caps', () => {
     expect(body).toMatchObject({ id: edikt.data[0]!.id, type: 'edikt', notice: { ediktId: '458015S0001225001', proceeding: 'KV' } });
     expect((await http.get(`/api/v1/edikte/changes/${first}`)).status).toBe(404);
     expect((await http.get('/api/v1/edikte/changes/abc')).status).toBe(400);
+  });
+});
+
+// Totals past a few thousand changes come from sealed blocks of ids (0012); deep pages start from them.
+describe('totals and deep pages over many blocks', () => {
+  let from = 0;
+  beforeAll(async () => {
+    const [last] = await db.sql<{ id: number }[]>`SELECT coalesce(max(id), 0)::int AS id FROM change_log`;
+    from = last!.id;
+    await insertChanges(db.sql, 3000);
+    await insertRolledBack(db.sql, 2100); // at least one whole block without a row
+    await insertChanges(db.sql, 6500);
+  });
+
+  const plainIds = async (sinceId: number, type?: string) =>
+    (await db.sql<{ id: number }[]>`SELECT id FROM change_log WHERE id > ${sinceId} ${type ? db.sql`AND type = ${type}` : db.sql``} ORDER BY id`).map((r) => r.id);
+
+  it('caps totalRecords at 1000 x pageSize and is exact below it, at cursors inside blocks, global and typed', async () => {
+    const capped = await page('/api/v1/globalchanges?sinceId=0&pageSize=5');
+    expect(capped.totalRecords).toBe(5000);
+    expect(capped.totalPages).toBe(1000);
+    for (const sinceId of [0, from + 1, from + 1500, from + 4099, from + 7000]) {
+      const all = await plainIds(sinceId);
+      const exact = await page(`/api/v1/globalchanges?sinceId=${sinceId}&pageSize=20`);
+      expect(exact.totalRecords, `sinceId ${sinceId}`).toBe(all.length);
+      expect(exact.totalPages).toBe(Math.ceil(all.length / 20));
+      expect(exact.data.map((c) => c.id)).toEqual(all.slice(0, 20));
+      const documents = await plainIds(sinceId, 'document');
+      const typed = await page(`/api/v1/documents/changes?sinceId=${sinceId}&pageSize=5`);
+      expect(typed.totalRecords, `documents after ${sinceId}`).toBe(documents.length);
+      expect(typed.data.map((c) => c.id)).toEqual(documents.slice(0, 5));
+    }
+    // Around the cap of pageSize 5 (5000): cursors with 4999, 5000 and 5001 changes after them.
+    const all = await plainIds(0);
+    for (const [following, expected] of [[4999, 4999], [5000, 5000], [5001, 5000]] as const) {
+      const body = await page(`/api/v1/globalchanges?sinceId=${all[all.length - following - 1]}&pageSize=5`);
+      expect([body.totalRecords, body.totalPages], `${following} following`).toEqual([expected, 1000]);
+    }
+  });
+
+  it('a consumer paging through the backlog with the recipe gets every change once, deep pages included', async () => {
+    for (const [path, type] of [['/api/v1/globalchanges', undefined], ['/api/v1/businesses/changes', 'business']] as const) {
+      const seen: number[] = [];
+      for (let p = 1; ; p++) {
+        const body = await page(`${path}?sinceId=${from}&page=${p}&pageSize=1000`);
+        seen.push(...body.data.map((c) => c.id));
+        if (body.data.length < 1000) break;
+      }
+      expect(seen).toEqual(await plainIds(from, type));
+    }
   });
 });

@@ -1,7 +1,9 @@
 // The change log's reading primitive never serves an id while a lower one may still commit, so a
 // consumer that keeps the highest id it has seen never misses a change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readChanges, recordChanges, safeChangeBound, type NewChange } from '../../pipeline/store/changeLog.js';
+import { readChangePage, readChanges, recordChanges, safeChangeBound, SEEK_MIN_OFFSET, type ChangeType, type NewChange } from '../../pipeline/store/changeLog.js';
+import type { Sql } from '../../runtime/db.js';
+import { insertChanges, insertRolledBack } from '../helpers/changeRows.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 let db: TestDatabase;
@@ -135,5 +137,212 @@ describe('change log ordering', () => {
     expect(committed.length).toBeGreaterThan(writers * transactionsPerWriter);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(committed);
+  });
+});
+
+// Feed totals and deep pages come from running totals per sealed block of ids
+// (schemas/sql/0012_change_log_block_counts.sql); each check compares them with a plain count.
+describe('change feed totals and pages from sealed blocks', () => {
+  const TYPES: Array<ChangeType | undefined> = [undefined, 'business', 'document', 'edikt', 'trade'];
+  let blockSize = 0;
+  beforeAll(async () => {
+    const [row] = await db.sql<{ blockSize: number }[]>`SELECT change_log_block_size() AS block_size`;
+    blockSize = row!.blockSize;
+  });
+
+  const plainCount = async (afterId: number, bound: number, type?: ChangeType) => {
+    const [row] = await db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM change_log WHERE id > ${afterId} AND id < ${bound} ${type ? db.sql`AND type = ${type}` : db.sql``}`;
+    return row!.n;
+  };
+
+  const sealedBlocks = async () => {
+    const [row] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log_block_count`;
+    return row!.n;
+  };
+
+  /** Every stored running total equals a plain count, and the sealed blocks form a prefix 0, 1, 2, ... */
+  const expectSealedBlocksExact = async () => {
+    const [row] = await db.sql<{ blocks: number; prefix: number; wrong: number }[]>`
+      SELECT count(*)::int AS blocks, coalesce(max(block) + 1, 0)::int AS prefix,
+             count(*) FILTER (WHERE (b.total, b.business, b.document, b.edikt, b.trade) <> (
+               SELECT count(*), count(*) FILTER (WHERE l.type = 'business'), count(*) FILTER (WHERE l.type = 'document'),
+                      count(*) FILTER (WHERE l.type = 'edikt'), count(*) FILTER (WHERE l.type = 'trade')
+                 FROM change_log l WHERE l.id < (b.block + 1) * change_log_block_size()))::int AS wrong
+        FROM change_log_block_count b`;
+    expect(row).toEqual({ blocks: row!.prefix, prefix: row!.prefix, wrong: 0 });
+  };
+
+  /** Cursors at and around every block boundary up to the bound, plus a few inside blocks. */
+  const cursorsUpTo = (from: number, bound: number) => {
+    const ids = new Set([0, from, from + 1, bound - 2, bound - 1, bound, bound + 5]);
+    for (let b = Math.floor(from / blockSize); b * blockSize <= bound; b++) {
+      for (const d of [-2, -1, 0, 1, 517]) ids.add(b * blockSize + d);
+    }
+    return [...ids].filter((id) => id >= 0).sort((a, b) => a - b);
+  };
+
+  it('counts exactly below the cap at every cursor: across block boundaries, inside blocks, over rolled-back gaps, per type', async () => {
+    const from = await safeChangeBound(db.sql);
+    await insertChanges(db.sql, 2500);
+    await insertRolledBack(db.sql, 2100); // 2100 ids in a row hold at least one whole block: it has no rows
+    await insertChanges(db.sql, 700);
+    await insertRolledBack(db.sql, 30);
+    await insertChanges(db.sql, 3100);
+    const bound = await safeChangeBound(db.sql);
+    expect(Math.floor(bound / blockSize)).toBeGreaterThanOrEqual(7);
+
+    // The first read finds the blocks unsealed, counts them row by row and seals them.
+    const first = await readChangePage(db.sql, { afterId: 0, page: 1, pageSize: 10, countCap: 1_000_000 });
+    expect(first.total).toBe(await plainCount(0, bound));
+    expect(await sealedBlocks()).toBe(Math.floor(bound / blockSize));
+    await expectSealedBlocksExact();
+
+    for (const afterId of cursorsUpTo(from, bound)) {
+      for (const type of TYPES) {
+        const { total } = await readChangePage(db.sql, { type, afterId, page: 1, pageSize: 10, countCap: 1_000_000 });
+        expect(total, `afterId ${afterId} type ${type ?? 'all'}`).toBe(await plainCount(afterId, bound, type));
+      }
+    }
+  });
+
+  it('stops the total at the cap, exact one below it, with most of the count from sealed blocks', async () => {
+    const bound = await safeChangeBound(db.sql);
+    for (const type of TYPES) {
+      for (const afterId of [0, blockSize + 3]) {
+        const n = await plainCount(afterId, bound, type);
+        expect(n).toBeGreaterThan(0);
+        for (const [cap, expected] of [[n - 1, n - 1], [n, n], [n + 1, n], [Math.floor(n / 2), Math.floor(n / 2)]]) {
+          const { total } = await readChangePage(db.sql, { type, afterId, page: 1, pageSize: 1, countCap: cap! });
+          expect(total, `afterId ${afterId} type ${type ?? 'all'} cap ${cap}`).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('serves deep pages exactly as plain OFFSET paging would, starting from the sealed block that holds them', async () => {
+    await insertChanges(db.sql, 9000);
+    expect((await readChangePage(db.sql, { afterId: 0, page: 1, pageSize: 1, countCap: 1 })).rows).toHaveLength(1); // seals
+    const bound = await safeChangeBound(db.sql);
+    await expectSealedBlocksExact();
+    const plainPage = async (afterId: number, pageSize: number, page: number, type?: ChangeType) =>
+      (await db.sql<{ id: number }[]>`
+        SELECT id FROM change_log WHERE id > ${afterId} AND id < ${bound} ${type ? db.sql`AND type = ${type}` : db.sql``}
+         ORDER BY id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`).map((r) => r.id);
+    let checked = 0;
+    for (const type of TYPES) {
+      for (const afterId of [0, 3 * blockSize - 1, 3 * blockSize + 200]) {
+        const matching = await plainCount(afterId, bound, type);
+        for (const pageSize of [1, 7, 100, 1000]) {
+          const lastPage = Math.ceil(matching / pageSize) + 1;
+          const pages = new Set([2, Math.ceil(SEEK_MIN_OFFSET / pageSize) + 1, lastPage - 1, lastPage]);
+          for (let k = 1; k <= 6; k++) pages.add(Math.max(1, Math.floor((lastPage * k) / 7)));
+          for (const page of pages) {
+            const { rows } = await readChangePage(db.sql, { type, afterId, page, pageSize, countCap: 1_000_000 });
+            expect(rows.map((r) => r.id), `type ${type ?? 'all'} afterId ${afterId} pageSize ${pageSize} page ${page}`).toEqual(
+              await plainPage(afterId, pageSize, page, type),
+            );
+            if ((page - 1) * pageSize >= SEEK_MIN_OFFSET && rows.length > 0) checked++;
+          }
+        }
+      }
+    }
+    // The seek really ran for every type but the sparsest.
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('never seals a block while a transaction holding an id in it is open; seals it once that transaction ends', async () => {
+    for (const outcome of ['commit', 'rollback'] as const) {
+      await readChangePage(db.sql, { afterId: 0, page: 1, pageSize: 1, countCap: 1 }); // seal what is sealable now
+      const open = await insertInOpenTransaction('9z');
+      await insertChanges(db.sql, 3 * blockSize);
+      const openBlock = Math.floor(open.id / blockSize);
+
+      const before = await safeChangeBound(db.sql);
+      expect(before).toBe(open.id);
+      const during = await readChangePage(db.sql, { afterId: open.id - 700, page: 1, pageSize: 1000, countCap: 1_000_000 });
+      // Asked outright to seal all it can, the sealer still stops before the open id's block.
+      const [sealer] = await db.sql<{ sealed: number }[]>`SELECT change_log_seal_blocks() AS sealed`;
+      expect(sealer!.sealed).toBe(openBlock);
+      expect(await sealedBlocks()).toBe(openBlock);
+      expect(during.total).toBe(await plainCount(open.id - 700, before));
+      expect(during.rows.every((r) => r.id < open.id)).toBe(true);
+
+      if (outcome === 'commit') await open.commit();
+      else await open.rollback();
+      const bound = await safeChangeBound(db.sql);
+      expect(bound).toBeGreaterThan(open.id + 3 * blockSize);
+      const after = await readChangePage(db.sql, { afterId: open.id - 700, page: 1, pageSize: 1000, countCap: 1_000_000 });
+      expect(await sealedBlocks()).toBe(Math.floor(bound / blockSize));
+      await expectSealedBlocksExact();
+      expect(after.total).toBe(await plainCount(open.id - 700, bound));
+      expect(after.rows.some((r) => r.id === open.id)).toBe(outcome === 'commit');
+    }
+  });
+
+  it('keeps every sealed block exact while concurrent writers hold ids open and readers seal as they go', async () => {
+    let writing = true;
+    const writer = async (w: number) => {
+      for (let t = 0; t < 12; t++) {
+        const conn = await db.sql.reserve();
+        try {
+          await conn`BEGIN`;
+          await insertChanges(conn as unknown as Sql, 40 + ((w * 37 + t * 11) % 120));
+          await new Promise((res) => setTimeout(res, Math.floor(Math.random() * 15)));
+          await insertChanges(conn as unknown as Sql, 5);
+          if ((w + t) % 5 === 0) await conn`ROLLBACK`;
+          else await conn`COMMIT`;
+        } finally {
+          conn.release();
+        }
+      }
+    };
+    const reader = async () => {
+      let reads = 0;
+      while (writing) {
+        const afterId = Math.max(0, (await safeChangeBound(db.sql)) - 3 * blockSize);
+        await readChangePage(db.sql, { afterId, page: 1, pageSize: 5, countCap: 1_000_000 });
+        reads++;
+      }
+      return reads;
+    };
+    const sealedBefore = await sealedBlocks();
+    const readers = [reader(), reader()];
+    await Promise.all(Array.from({ length: 5 }, (_, w) => writer(w)));
+    writing = false;
+    expect(Math.min(...(await Promise.all(readers)))).toBeGreaterThan(0);
+    expect(await sealedBlocks()).toBeGreaterThan(sealedBefore + 2);
+    await expectSealedBlocksExact();
+    const bound = await safeChangeBound(db.sql);
+    for (const type of TYPES) {
+      expect((await readChangePage(db.sql, { type, afterId: 0, page: 1, pageSize: 1, countCap: 1_000_000 })).total).toBe(await plainCount(0, bound, type));
+    }
+  });
+
+  it('drops the running totals from the first deleted block on, so totals stay exact after rows are deleted', async () => {
+    await readChangePage(db.sql, { afterId: 0, page: 1, pageSize: 1, countCap: 1 });
+    const sealed = await sealedBlocks();
+    expect(sealed).toBeGreaterThan(10);
+    const victimBlock = sealed - 6;
+    await db.sql`DELETE FROM change_log WHERE id >= ${victimBlock * blockSize + 100} AND id < ${victimBlock * blockSize + 300}`;
+    expect(await sealedBlocks()).toBe(victimBlock);
+    await expectSealedBlocksExact();
+    const bound = await safeChangeBound(db.sql);
+    for (const type of TYPES) {
+      for (const afterId of [0, (victimBlock - 1) * blockSize + 5]) {
+        const { total } = await readChangePage(db.sql, { type, afterId, page: 1, pageSize: 1, countCap: 1_000_000 });
+        expect(total, `afterId ${afterId} type ${type ?? 'all'}`).toBe(await plainCount(afterId, bound, type));
+      }
+    }
+    expect(await sealedBlocks()).toBe(Math.floor(bound / blockSize));
+    await expectSealedBlocksExact();
+
+    // A snapshot older than a sealed block could not drop it; and an id or type never changes.
+    await expect(
+      db.sql.begin('ISOLATION LEVEL REPEATABLE READ', (tx) => tx`DELETE FROM change_log WHERE id = ${bound - 1}`),
+    ).rejects.toThrow(/READ COMMITTED/);
+    await expect(db.sql`UPDATE change_log SET type = 'business' WHERE id = (SELECT min(id) FROM change_log WHERE type = 'trade')`).rejects.toThrow(/keeps its id and type/);
+    await expect(db.sql`UPDATE change_log SET id = id + 1000000 WHERE id = (SELECT max(id) FROM change_log)`).rejects.toThrow(/keeps its id and type/);
+    await expectSealedBlocksExact();
   });
 });
