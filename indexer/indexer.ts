@@ -4,7 +4,7 @@
 // reading.
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
-import { readChanges, safeChangeBound } from '../pipeline/store/changeLog.js';
+import { readChanges, safeChangeBound, sealChangeBlocks } from '../pipeline/store/changeLog.js';
 import { startPolling } from './pollLoop.js';
 import { READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, upsertDocumentsSql } from './companySearchTable.js';
 
@@ -131,5 +131,10 @@ export interface RunningIndexer {
 
 /** Polls the change log; a change is searchable within about one interval of its commit. */
 export function startIndexer(sql: Sql, log: Logger, intervalMs = 250): RunningIndexer {
-  return startPolling(() => indexOnce(sql), log, 'indexer', intervalMs);
+  return startPolling(async () => {
+    const applied = await indexOnce(sql);
+    // Same cadence, so the change feeds' running totals keep up with the log (pipeline/store/changeLog.ts).
+    await sealChangeBlocks(sql);
+    return applied;
+  }, log, 'indexer', intervalMs);
 }

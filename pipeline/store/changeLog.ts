@@ -244,3 +244,11 @@ export async function changeSnapshot(sql: Sql, id: number, type: ChangeType): Pr
   const { snapshot, ...change } = row;
   return { row: change, snapshot };
 }
+
+/**
+ * Seals up to `maxBlocks` more id blocks for the feeds' totals (0012); the indexer calls it on every
+ * poll, so feed requests rarely find unsealed blocks to count row by row.
+ */
+export async function sealChangeBlocks(sql: Sql, maxBlocks = 256): Promise<void> {
+  await sql`SELECT change_log_seal_blocks(${maxBlocks})`;
+}

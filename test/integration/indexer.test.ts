@@ -2,13 +2,14 @@
 // table while readers keep reading without errors or missing companies.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexerLag, indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
+import { indexerLag, indexOnce, rebuildReadModel, startIndexer } from '../../indexer/indexer.js';
 import { parseAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
 import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
 import { storeCompanyExtract } from '../../pipeline/store/companyStore.js';
 import { storeAnnualAccount, storeDocumentListings } from '../../pipeline/store/documentStore.js';
 import { createLogger } from '../../runtime/logger.js';
 import { figureColumn, FIGURE_BY_JSON_KEY } from '../../schemas/keyFigures.js';
+import { insertChanges } from '../helpers/changeRows.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const log = createLogger('silent');
@@ -102,5 +103,24 @@ describe('rebuild', () => {
     while ((await indexOnce(db.sql)) > 0);
     const [doc] = await db.sql`SELECT name FROM company_search WHERE fnr = ${extract.fnr}`;
     expect(doc!.name).toBe('Umbenannt während des Rebuilds OG');
+  });
+});
+
+describe('polling indexer', () => {
+  it('also seals the change feeds\' id blocks as the log grows, so feed reads need not', async () => {
+    const own = await createTestDatabase();
+    try {
+      const sealed = async () => (await own.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log_block_count`)[0]!.n;
+      const before = await sealed();
+      await insertChanges(own.sql, 3 * 1024);
+      const indexer = startIndexer(own.sql, createLogger('silent'), 50);
+      try {
+        await expect.poll(sealed, { timeout: 5000 }).toBeGreaterThanOrEqual(before + 3);
+      } finally {
+        await indexer.close();
+      }
+    } finally {
+      await own.drop();
+    }
   });
 });
