@@ -17,6 +17,7 @@ CREATE TABLE ${table} (
   fnr                  text PRIMARY KEY,
   name                 text NOT NULL,
   name_norm            text NOT NULL,
+  core_norm            text NOT NULL,
   former_names         text[] NOT NULL DEFAULT '{}',
   former_names_norm    text[] NOT NULL DEFAULT '{}',
   all_names_norm       text NOT NULL,
@@ -45,6 +46,15 @@ ${figureColumnsDdl}
 export function createIndexesSql(table: string): string[] {
   return [
     `CREATE INDEX ${table}_name_prefix ON ${table} (name_norm text_pattern_ops)`,
+    // Name search (indexer/search/nameSearch.ts). The exact band reads one core's rows in answer order
+    // (active first, then name); typo candidates are ranges of the core or of the reversed core, with
+    // the length (and for the reversed one, the core's start) checked in the index, not on the heap.
+    `CREATE INDEX ${table}_core ON ${table} (core_norm text_pattern_ops, length(core_norm), is_active DESC, name_norm text_pattern_ops, fnr)`,
+    `CREATE INDEX ${table}_core_reverse ON ${table} (reverse(core_norm) text_pattern_ops, length(core_norm), core_norm text_pattern_ops)`,
+    // Word-prefix and former-name bands: whole words, so a lookup reads one posting list per word
+    // instead of one per trigram (names share few words but most trigrams).
+    `CREATE INDEX ${table}_name_words ON ${table} USING gin (array_to_tsvector(string_to_array(name_norm, ' ')))`,
+    `CREATE INDEX ${table}_former_words ON ${table} USING gin (array_to_tsvector(string_to_array(all_names_norm, ' '))) WHERE former_names_norm <> '{}'`,
     `CREATE INDEX ${table}_names_trgm ON ${table} USING gin (all_names_norm gin_trgm_ops)`,
     `CREATE INDEX ${table}_former_names ON ${table} USING gin (former_names_norm)`,
     `CREATE INDEX ${table}_legal_form ON ${table} (legal_form_code)`,
@@ -57,6 +67,11 @@ export function createIndexesSql(table: string): string[] {
   ];
 }
 
+/** Names of the indexes createIndexesSql() builds, as Postgres stores them (cut to 63 bytes). */
+export function indexNames(table: string): string[] {
+  return createIndexesSql(table).map((ddl) => /^CREATE INDEX (\S+) ON /.exec(ddl)![1]!.slice(0, 63));
+}
+
 const figureSelect = KEY_FIGURES.map((f) => `(fa.figures ->> '${figureJsonKey(f)}')::numeric AS ${figureColumn(f)}`).join(',\n       ');
 
 /**
@@ -67,9 +82,10 @@ export const DOCUMENT_SELECT = `
 SELECT c.fnr,
        c.name,
        search_norm(c.name) AS name_norm,
+       search_core(search_norm(c.name)) AS core_norm,
        coalesce(fn.names, '{}') AS former_names,
        coalesce(fn.norms, '{}') AS former_names_norm,
-       -- current and former names in one text, so a name search finds both through one trigram index
+       -- current and former names in one text, so one index (trigram; words for name search) finds both
        concat_ws(' | ', search_norm(c.name), array_to_string(fn.norms, ' | ')) AS all_names_norm,
        c.legal_form_code,
        coalesce(lf.name, c.legal_form_text) AS legal_form_text,
@@ -112,8 +128,9 @@ SELECT c.fnr,
           WHERE a.fnr = c.fnr ORDER BY a.document_date DESC NULLS LAST, a.document_key DESC LIMIT 1) fa ON true
  WHERE ($1::text[] IS NULL OR c.fnr = ANY($1::text[]))`;
 
-const COLUMNS = [
-  'fnr', 'name', 'name_norm', 'former_names', 'former_names_norm', 'all_names_norm', 'legal_form_code', 'legal_form_text',
+/** The columns a read-model table has; a live table missing one predates this code (indexer.ts rebuilds it). */
+export const COLUMNS = [
+  'fnr', 'name', 'name_norm', 'core_norm', 'former_names', 'former_names_norm', 'all_names_norm', 'legal_form_code', 'legal_form_text',
   'court_code', 'court_text',
   'city', 'city_norm', 'zip_code', 'municipality_code', 'state_code', 'oenace_paths', 'is_active', 'is_scheinunternehmen',
   'has_edikt', 'has_licence', 'trade_keys', 'document_key', 'document_date', ...KEY_FIGURES.map(figureColumn),

@@ -6,7 +6,7 @@ import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
 import { readChanges, safeChangeBound, sealChangeBlocks } from '../pipeline/store/changeLog.js';
 import { startPolling } from './pollLoop.js';
-import { READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, upsertDocumentsSql } from './companySearchTable.js';
+import { COLUMNS, READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, indexNames, upsertDocumentsSql } from './companySearchTable.js';
 
 /** Serialises incremental batches and the rebuild's final swap. */
 const INDEXER_LOCK = 0x494e4458; // 'INDX'
@@ -120,9 +120,33 @@ export async function rebuildReadModel(sql: Sql, log: Logger): Promise<RebuildRe
   return result;
 }
 
-/** Creates the read model on first start (an empty database builds in milliseconds). */
+/**
+ * What the live table lacks of the columns and indexes this code builds: a release that adds one
+ * (name search's core_norm) would otherwise fail every incremental upsert and every read of it.
+ */
+async function missingParts(sql: Sql, table: string): Promise<string[]> {
+  const columns = await sql<{ name: string }[]>`SELECT column_name AS name FROM information_schema.columns WHERE table_name = ${table}`;
+  const indexes = await sql<{ name: string }[]>`SELECT indexname AS name FROM pg_indexes WHERE tablename = ${table}`;
+  const present = new Set([...columns, ...indexes].map((r) => r.name));
+  // Unquoted identifiers: Postgres stores them in lower case.
+  return [...COLUMNS, ...indexNames(table)].map((name) => name.toLowerCase()).filter((name) => !present.has(name));
+}
+
+/**
+ * Creates the read model on first start (an empty database builds in milliseconds), and rebuilds it
+ * when the live table is older than this code's layout.
+ */
 export async function ensureReadModel(sql: Sql, log: Logger): Promise<void> {
-  if (!(await liveTable(sql))) await rebuildReadModel(sql, log);
+  const table = await liveTable(sql);
+  if (!table) {
+    await rebuildReadModel(sql, log);
+    return;
+  }
+  const missing = await missingParts(sql, table);
+  if (missing.length > 0) {
+    log.info({ table, missing }, 'read model predates this release: rebuilding');
+    await rebuildReadModel(sql, log);
+  }
 }
 
 export interface RunningIndexer {

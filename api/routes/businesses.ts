@@ -2,8 +2,7 @@
 // companies and batch name resolution. Route pipeline: validate -> search backend -> presenter.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { findNames, resolveBand } from '../../indexer/search/nameSearch.js';
-import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
+import { findNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
 import { oenaceEdv, screenerFilterShape, toScreenerQuery, type ScreenerFilterInput } from '../../indexer/search/screenerFilters.js';
 import type { ScreenerRow, SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
@@ -89,21 +88,21 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
     if (!parsed.success) {
       throw validationFailed(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', [i.message]])));
     }
-    const answers = [];
-    for (const name of parsed.data.names) {
-      const hits = normaliseForSearch(name) === '' ? [] : await findNames(sql, name, 5);
+    // One set of statements for the whole batch (resolveNames), not a lookup per name.
+    const candidates = await resolveNames(sql, parsed.data.names, 5);
+    ctx.body = parsed.data.names.map((name, i) => {
+      const hits = candidates[i]!;
       const best = hits[0];
       const band = resolveBand(best);
-      answers.push({
+      return {
         name,
         fnr: band === 'none' ? null : best!.fnr,
         matchedName: band === 'none' ? null : best!.name,
         score: best ? Math.round(best.score * 1000) / 1000 : 0,
         match: band,
         candidates: hits.map((h) => ({ fnr: h.fnr, name: h.name, score: Math.round(h.score * 1000) / 1000 })),
-      });
-    }
-    ctx.body = answers;
+      };
+    });
   });
 
   router.get('/businesses/:fnr/similar', async (ctx) => {

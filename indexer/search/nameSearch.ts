@@ -3,16 +3,29 @@
 // active before deleted. Umlaut spellings are folded by search_norm (ä = ae) and legal-form suffixes
 // ("GmbH", "Ges.m.b.H.", "AG" ...) are stripped from both sides before comparing the core name.
 //
-// The prefix band uses the text_pattern_ops btree for its ORDER BY as well (`USING ~<~`), which keeps a
-// keystroke query sub-millisecond; the fuzzy band (trigram similarity) only runs when the cheaper bands
-// found nothing.
+// Every band is a btree or word-index lookup, never a trigram similarity scan (34-300 ms per name at
+// 640k companies): the read model stores the core (core_norm = search_core(name_norm), migration 0011,
+// equal to coreName() below), so
+//   exact  = core_norm = core, read in answer order from the core index;
+//   prefix = name_norm range scan ordered `USING ~<~` (the text_pattern_ops btree, sub-millisecond);
+//   word / former = a GIN over the words of the names (exact words + the last word as a prefix), with
+//            the LIKE as recheck;
+//   fuzzy  = one edit (typo, dropped umlaut, missing space) leaves a third of the core intact at each
+//            side: candidates share the first two thirds, the last two thirds (reverse(core_norm)
+//            btree), or the first and the last third, within two characters of the length; plus the
+//            cores the query would have with a misspelt or glued legal form ("gmh", "baugmbh").
+//            Ranked by trigram similarity of the cores or the whole names.
+// Batches (resolve-names) run each band as one statement for all names that still need it.
 import type { Sql } from '../../runtime/db.js';
 import { normaliseForSearch } from './postgresScreenerQuery.js';
 
-/** Legal-form suffixes as they look after normalisation, longest first. */
+/**
+ * Legal-form suffixes as they look after normalisation, longest first. search_core() in
+ * schemas/sql/0011_search_core_name.sql holds the same list: change both.
+ */
 const LEGAL_FORM_SUFFIXES = [
-  'gesellschaft mit beschraenkter haftung', 'gesellschaft m b h', 'ges m b h', 'gesmbh', 'ges mbh', 'g m b h', 'gmbh',
-  'gmbh co kg', 'gmbh co', 'aktiengesellschaft', 'kommanditgesellschaft', 'offene gesellschaft', 'ag', 'kg', 'og', 'oeg',
+  'gesellschaft mit beschraenkter haftung', 'gesellschaft m b h', 'gesellschaft mbh', 'ges m b h', 'gesmbh', 'ges mbh', 'g m b h',
+  'gmbh', 'gmbh co kg', 'gmbh co', 'aktiengesellschaft', 'kommanditgesellschaft', 'offene gesellschaft', 'ag', 'kg', 'og', 'oeg',
   'keg', 'ohg', 'e u', 'eu', 'egen', 'reg gen m b h', 'privatstiftung', 'se', 'vvag',
 ].sort((a, b) => b.length - a.length);
 
@@ -41,14 +54,95 @@ export interface NameHit {
   city: string | null;
   isActive: boolean;
   band: MatchBand;
-  /** 0..1: 1 for an exact core match, trigram similarity of the normalised names otherwise. */
+  /**
+   * 0..1: 1 for an exact core match; otherwise trigram similarity of the normalised name and the
+   * query's core (fuzzy: the higher of core-to-core and name-to-name similarity, and 1 for the core
+   * behind a misspelt legal form).
+   */
   score: number;
 }
+
+/** Fuzzy candidates below this similarity are dropped (pg_trgm's default `%` threshold). */
+const FUZZY_MIN_SCORE = 0.3;
+/** Rows read per fuzzy route and direction: bounds a typo lookup to a few hundred index entries. */
+const FUZZY_ROUTE_ROWS = 40;
+/** Cores shorter than this get neither word-prefix nor fuzzy candidates (too unspecific). */
+const MIN_INFIX_CORE = 3;
 
 /** Escapes LIKE's own characters. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-interface RawHit {
+/**
+ * The smallest string above every string that starts with `prefix` in byte order (`~<~`), so
+ * `x ~>=~ prefix AND x ~<~ prefixEnd(prefix)` is `x LIKE 'prefix%'` with parameters the planner can
+ * use as btree bounds in a batch. Normalised text is [a-z0-9 ] only, so the last byte + 1 is safe.
+ */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+const reverse = (s: string) => [...s].reverse().join('');
+
+/**
+ * A tsquery over the words of a name that every name containing `core` at a word start satisfies:
+ * the complete words, and the last word as a prefix. A short last word is left out when other words
+ * remain: 'o':* expands to thousands of words and makes the lookup slower than the recheck it saves.
+ */
+function wordsQuery(core: string): string {
+  const words = core.split(' ');
+  const last = words.pop()!;
+  const terms = words.map((w) => `'${w}'`);
+  if (last.length >= MIN_INFIX_CORE || terms.length === 0) terms.push(`'${last}':*`);
+  return terms.join(' & ');
+}
+
+/** Compact spellings of the legal forms ("gesmbh" for "ges m b h"), for misspelt-suffix detection. */
+const COMPACT_SUFFIXES = [...new Set(LEGAL_FORM_SUFFIXES.map((s) => s.replace(/ /g, '')))];
+const LONGEST_SUFFIX = Math.max(...COMPACT_SUFFIXES.map((s) => s.length));
+
+/** Levenshtein distance <= 1 (one insertion, deletion or substitution). */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * Cores the query would have if its legal form were misspelt ("mueller bau gmh", "... ges mb h") or
+ * glued to the name ("mueller baugmbh"): coreName() leaves such a suffix in, and then the core is
+ * several characters away from every stored one, out of reach of the one-edit routes.
+ */
+export function misspeltSuffixCores(norm: string, core: string): string[] {
+  const found = new Set<string>();
+  for (let p = Math.max(1, norm.length - LONGEST_SUFFIX - 2); p < norm.length; p++) {
+    if (norm[p] === ' ') continue;
+    const head = norm.slice(0, p).trim();
+    const rest = norm.slice(p).replace(/ /g, '');
+    // At a word start one edit is allowed; glued to the previous word only the exact spelling of a
+    // suffix of 3+ letters ("fleischereiag" is left to the one-edit routes).
+    const atWord = norm[p - 1] === ' ';
+    if (!COMPACT_SUFFIXES.some((s) => (atWord ? withinOneEdit(rest, s) : rest === s && s.length >= 3))) continue;
+    const alternative = coreName(head);
+    if (alternative.length >= MIN_INFIX_CORE && alternative !== core) found.add(alternative);
+  }
+  return [...found];
+}
+
+interface Term {
+  norm: string;
+  core: string;
+}
+
+function termOf(input: string): Term | null {
+  const norm = normaliseForSearch(input);
+  if (norm === '') return null;
+  return { norm, core: coreName(norm) || norm };
+}
+
+interface BandRow {
+  i: number;
   fnr: string;
   name: string;
   city: string | null;
@@ -58,57 +152,207 @@ interface RawHit {
 }
 
 /**
+ * Exact and prefix bands for every term: two index range reads per term. A single term (a keystroke)
+ * gets scalar parameters and literal limits, so Postgres keeps one generic plan for the prepared
+ * statement instead of planning every execution (0.5 ms, three times the execution itself).
+ */
+async function exactAndPrefix(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]> {
+  const exactLimit = sql.unsafe(String(limit));
+  const prefixLimit = sql.unsafe(String(limit * 2));
+  if (terms.length === 1) {
+    const { core } = terms[0]!;
+    return sql<BandRow[]>`
+      (SELECT 1 AS i, fnr, name, city, is_active, 'exact' AS band, 1.0::float8 AS score FROM company_search
+        WHERE core_norm = ${core} AND length(core_norm) = ${core.length}
+        ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${exactLimit})
+      UNION ALL
+      (SELECT 1, fnr, name, city, is_active, 'prefix', similarity(name_norm, ${core})::float8 FROM company_search
+        WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)}
+        ORDER BY name_norm USING ~<~ LIMIT ${prefixLimit})`;
+  }
+  return sql<BandRow[]>`
+    SELECT q.i::int AS i, h.fnr, h.name, h.city, h.is_active, h.band, h.score
+      FROM unnest(${terms.map((t) => t.core)}::text[], ${terms.map((t) => prefixEnd(t.core))}::text[]) WITH ORDINALITY AS q(core, core_end, i)
+     CROSS JOIN LATERAL (
+       (SELECT fnr, name, city, is_active, 'exact' AS band, 1.0::float8 AS score FROM company_search
+         WHERE core_norm = q.core AND length(core_norm) = length(q.core)
+         ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${exactLimit})
+       UNION ALL
+       (SELECT fnr, name, city, is_active, 'prefix', similarity(name_norm, q.core)::float8 FROM company_search
+         WHERE name_norm ~>=~ q.core AND name_norm ~<~ q.core_end
+         ORDER BY name_norm USING ~<~ LIMIT ${prefixLimit})) h`;
+}
+
+/** Word-prefix (cores of 3+ characters) and former-name bands. */
+async function wordAndFormer(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]> {
+  return sql<BandRow[]>`
+    SELECT q.i::int AS i, h.fnr, h.name, h.city, h.is_active, h.band, h.score
+      FROM unnest(${terms.map((t) => t.core)}::text[], ${terms.map((t) => wordsQuery(t.core))}::text[],
+                  ${terms.map((t) => `${likeEscape(t.core)}%`)}::text[], ${terms.map((t) => `% ${likeEscape(t.core)}%`)}::text[])
+           WITH ORDINALITY AS q(core, words, prefix, word_prefix, i)
+     CROSS JOIN LATERAL (
+       (SELECT fnr, name, city, is_active, 'word' AS band, similarity(name_norm, q.core)::float8 AS score FROM company_search
+         WHERE length(q.core) >= ${MIN_INFIX_CORE}
+           AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ q.words::tsquery AND name_norm LIKE q.word_prefix
+         LIMIT ${limit * 2})
+       UNION ALL
+       (SELECT fnr, name, city, is_active, 'former', similarity(all_names_norm, q.core)::float8 FROM company_search
+         WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ q.words::tsquery
+           AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE q.prefix OR f LIKE q.word_prefix)
+         LIMIT ${limit * 2})) h`;
+}
+
+/** Fuzzy band: one-edit candidates by thirds of the core plus misspelt-suffix cores, best `limit` per term. */
+async function fuzzy(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]> {
+  const routes = terms.map((t) => {
+    const q = t.core;
+    const third = Math.floor(q.length / 3);
+    const twoThirds = Math.floor((2 * q.length) / 3);
+    const ab = q.slice(0, twoThirds);
+    const bc = reverse(q.slice(third));
+    const a = q.slice(0, third);
+    const c = reverse(q.slice(twoThirds));
+    return { ab, abEnd: prefixEnd(ab), bc, bcEnd: prefixEnd(bc), a, aEnd: prefixEnd(a), c, cEnd: prefixEnd(c) };
+  });
+  const alternatives = terms.flatMap((t, i) => misspeltSuffixCores(t.norm, t.core).map((core) => ({ i: i + 1, core })));
+  const n = FUZZY_ROUTE_ROWS;
+  return sql<BandRow[]>`
+    WITH q AS (
+      SELECT * FROM unnest(${terms.map((t) => t.core)}::text[], ${terms.map((t) => t.norm)}::text[],
+                           ${routes.map((r) => r.ab)}::text[], ${routes.map((r) => r.abEnd)}::text[],
+                           ${routes.map((r) => r.bc)}::text[], ${routes.map((r) => r.bcEnd)}::text[],
+                           ${routes.map((r) => r.a)}::text[], ${routes.map((r) => r.aEnd)}::text[],
+                           ${routes.map((r) => r.c)}::text[], ${routes.map((r) => r.cEnd)}::text[])
+             WITH ORDINALITY AS q(core, norm, ab, ab_end, bc, bc_end, a, a_end, c, c_end, i)),
+    candidate AS (
+      SELECT q.i, h.* FROM q CROSS JOIN LATERAL (
+        -- edit in the last third: same first two thirds, nearest in core order on both sides of the query
+        (SELECT fnr, name, city, is_active, core_norm, name_norm, NULL::text AS alternative FROM company_search
+          WHERE core_norm ~>=~ q.core AND core_norm ~<~ q.ab_end AND length(core_norm) BETWEEN length(q.core) - 2 AND length(q.core) + 2
+          ORDER BY core_norm USING ~<~ LIMIT ${n})
+        UNION ALL
+        (SELECT fnr, name, city, is_active, core_norm, name_norm, NULL::text AS alternative FROM company_search
+          WHERE core_norm ~<~ q.core AND core_norm ~>=~ q.ab AND length(core_norm) BETWEEN length(q.core) - 2 AND length(q.core) + 2
+          ORDER BY core_norm USING ~>~ LIMIT ${n})
+        UNION ALL
+        -- edit in the first third: same last two thirds
+        (SELECT fnr, name, city, is_active, core_norm, name_norm, NULL::text AS alternative FROM company_search
+          WHERE reverse(core_norm) ~>=~ reverse(q.core) AND reverse(core_norm) ~<~ q.bc_end AND length(core_norm) BETWEEN length(q.core) - 2 AND length(q.core) + 2
+          ORDER BY reverse(core_norm) USING ~<~ LIMIT ${n})
+        UNION ALL
+        (SELECT fnr, name, city, is_active, core_norm, name_norm, NULL::text AS alternative FROM company_search
+          WHERE reverse(core_norm) ~<~ reverse(q.core) AND reverse(core_norm) ~>=~ q.bc AND length(core_norm) BETWEEN length(q.core) - 2 AND length(q.core) + 2
+          ORDER BY reverse(core_norm) USING ~>~ LIMIT ${n})
+        UNION ALL
+        -- edit in the middle third: same first and last third (both checked in the reverse index)
+        (SELECT fnr, name, city, is_active, core_norm, name_norm, NULL::text AS alternative FROM company_search
+          WHERE core_norm ~>=~ q.a AND core_norm ~<~ q.a_end AND reverse(core_norm) ~>=~ q.c AND reverse(core_norm) ~<~ q.c_end
+            AND length(core_norm) BETWEEN length(q.core) - 2 AND length(q.core) + 2
+          LIMIT ${2 * n})) h
+      UNION ALL
+      SELECT m.i, h.* FROM unnest(${alternatives.map((x) => x.i)}::int[], ${alternatives.map((x) => x.core)}::text[]) AS m(i, core)
+       CROSS JOIN LATERAL (
+         SELECT fnr, name, city, is_active, core_norm, name_norm, m.core AS alternative FROM company_search
+          WHERE core_norm = m.core AND length(core_norm) = length(m.core)
+          ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${limit}) h),
+    scored AS (
+      SELECT DISTINCT ON (c.i, c.fnr) c.i, c.fnr, c.name, c.city, c.is_active,
+             greatest(similarity(c.core_norm, q.core), similarity(c.name_norm, q.norm), similarity(c.core_norm, c.alternative))::float8 AS score
+        FROM candidate c JOIN q ON q.i = c.i
+       ORDER BY c.i, c.fnr, score DESC)
+    SELECT i::int AS i, fnr, name, city, is_active, 'fuzzy' AS band, score FROM (
+      SELECT s.*, row_number() OVER (PARTITION BY s.i ORDER BY s.score DESC, s.fnr) AS rank FROM scored s WHERE s.score >= ${FUZZY_MIN_SCORE}) r
+     WHERE rank <= ${limit}`;
+}
+
+/**
+ * A band statement and how many terms one execution takes. The chunks keep the planner's estimate
+ * below jit_above_cost (100000 by default): it prices each word lookup at thousands of rows, and JIT
+ * compilation (20-30 ms) would cost more than the statement itself.
+ */
+interface Band {
+  run: (sql: Sql, terms: Term[], limit: number) => Promise<BandRow[]>;
+  chunk: number;
+}
+const EXACT_AND_PREFIX: Band = { run: exactAndPrefix, chunk: 250 };
+const WORD_AND_FORMER: Band = { run: wordAndFormer, chunk: 8 };
+const FUZZY: Band = { run: fuzzy, chunk: 40 };
+
+const byRank = (a: NameHit, b: NameHit) =>
+  BAND_RANK[a.band] - BAND_RANK[b.band] || Number(b.isActive) - Number(a.isActive) || b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Collects band rows per term, first band wins for a company (rows come in band order). */
+class Collector {
+  private readonly hits: NameHit[][];
+  private readonly seen: Array<Set<string>>;
+  constructor(size: number) {
+    this.hits = Array.from({ length: size }, () => []);
+    this.seen = Array.from({ length: size }, () => new Set());
+  }
+  add(positions: number[], rows: BandRow[]) {
+    const ordered = [...rows].sort((a, b) => BAND_RANK[a.band] - BAND_RANK[b.band]);
+    for (const { i, ...hit } of ordered) {
+      const at = positions[i - 1]!;
+      if (this.seen[at]!.has(hit.fnr)) continue;
+      this.seen[at]!.add(hit.fnr);
+      this.hits[at]!.push(hit);
+    }
+  }
+  count(at: number) {
+    return this.hits[at]!.length;
+  }
+  result(limit: number) {
+    return this.hits.map((h) => h.sort(byRank).slice(0, limit));
+  }
+}
+
+/**
+ * Candidates for each term, best first, at most `limit` each, in input order. With `fill`, every band
+ * runs until a term has `limit` candidates (autocomplete pages through them); without, the word and
+ * former bands only run for terms without an exact or prefix match, because they cannot change the
+ * best candidate (resolve-names answers with the best one; its candidate list keeps the exact and
+ * prefix matches). Fuzzy candidates only come when no other band found anything.
+ */
+async function findNamesFor(sql: Sql, inputs: string[], limit: number, fill: boolean): Promise<NameHit[][]> {
+  const terms: Term[] = [];
+  const termIndex = new Map<string, number>();
+  const positionOf = inputs.map((input) => {
+    const term = termOf(input);
+    if (!term) return -1;
+    let at = termIndex.get(term.norm);
+    if (at === undefined) {
+      at = terms.length;
+      termIndex.set(term.norm, at);
+      terms.push(term);
+    }
+    return at;
+  });
+  const found = new Collector(terms.length);
+  const run = async (pick: (at: number) => boolean, band: Band) => {
+    const positions = terms.map((_, at) => at).filter(pick);
+    for (let from = 0; from < positions.length; from += band.chunk) {
+      const chunk = positions.slice(from, from + band.chunk);
+      found.add(chunk, await band.run(sql, chunk.map((at) => terms[at]!), limit));
+    }
+  };
+  await run(() => true, EXACT_AND_PREFIX);
+  await run((at) => (fill ? found.count(at) < limit : found.count(at) === 0), WORD_AND_FORMER);
+  await run((at) => found.count(at) === 0 && terms[at]!.core.length >= MIN_INFIX_CORE, FUZZY);
+  const hits = found.result(limit);
+  return positionOf.map((at) => (at < 0 ? [] : hits[at]!));
+}
+
+/**
  * Candidates for one search term, best first, at most `limit`. The caller pages over them; autocomplete
  * needs no more than a few pages.
  */
 export async function findNames(sql: Sql, term: string, limit: number): Promise<NameHit[]> {
-  const norm = normaliseForSearch(term);
-  if (norm === '') return [];
-  const core = coreName(norm) || norm;
-  const prefix = `${likeEscape(core)}%`;
-  const wordPrefix = `% ${likeEscape(core)}%`;
-  const hits: RawHit[] = [];
-  const seen = new Set<string>();
-  const add = (rows: RawHit[]) => {
-    for (const r of rows) {
-      if (seen.has(r.fnr)) continue;
-      seen.add(r.fnr);
-      hits.push(r);
-    }
-  };
+  return (await findNamesFor(sql, [term], limit, true))[0]!;
+}
 
-  add(await sql<RawHit[]>`
-    SELECT fnr, name, city, is_active, 'exact' AS band, 1.0::float8 AS score FROM company_search
-     WHERE name_norm LIKE ${prefix} AND (name_norm = ${norm} OR name_norm = ${core} OR name_norm ~ ${`^${core.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (${LEGAL_FORM_SUFFIXES.join('|')})$`})
-     ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${limit}`);
-  if (hits.length < limit) {
-    add(await sql<RawHit[]>`
-      SELECT fnr, name, city, is_active, 'prefix' AS band, similarity(name_norm, ${core})::float8 AS score FROM company_search
-       WHERE name_norm LIKE ${prefix}
-       ORDER BY name_norm USING ~<~ LIMIT ${limit * 2}`);
-  }
-  if (hits.length < limit && core.length >= 3) {
-    add(await sql<RawHit[]>`
-      SELECT fnr, name, city, is_active, 'word' AS band, similarity(name_norm, ${core})::float8 AS score FROM company_search
-       WHERE all_names_norm LIKE ${wordPrefix} AND name_norm LIKE ${wordPrefix}
-       LIMIT ${limit * 2}`);
-  }
-  if (hits.length < limit) {
-    add(await sql<RawHit[]>`
-      SELECT fnr, name, city, is_active, 'former' AS band, similarity(all_names_norm, ${core})::float8 AS score FROM company_search
-       WHERE all_names_norm LIKE ${`%${likeEscape(core)}%`}
-         AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE ${prefix} OR f LIKE ${wordPrefix})
-       LIMIT ${limit * 2}`);
-  }
-  if (hits.length === 0 && core.length >= 3) {
-    add(await sql<RawHit[]>`
-      SELECT fnr, name, city, is_active, 'fuzzy' AS band, similarity(name_norm, ${core})::float8 AS score FROM company_search
-       WHERE name_norm % ${core}
-       ORDER BY similarity(name_norm, ${core}) DESC, fnr LIMIT ${limit}`);
-  }
-  return hits
-    .sort((a, b) => BAND_RANK[a.band] - BAND_RANK[b.band] || Number(b.isActive) - Number(a.isActive) || b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .slice(0, limit);
+/** Candidates (at most `limit`) for each of a batch of names, in input order; blank names get none. */
+export async function resolveNames(sql: Sql, names: string[], limit: number): Promise<NameHit[][]> {
+  return findNamesFor(sql, names, limit, false);
 }
 
 export type ResolveBand = 'exact' | 'probable' | 'review' | 'none';

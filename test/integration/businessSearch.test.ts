@@ -1,7 +1,8 @@
 // Name autocomplete, batch resolution and similar companies over the read model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
-import { coreName, findNames, resolveBand } from '../../indexer/search/nameSearch.js';
+import { ensureReadModel, indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
+import { coreName, findNames, misspeltSuffixCores, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
+import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import { createLogger } from '../../runtime/logger.js';
 import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
@@ -17,6 +18,15 @@ beforeAll(async () => {
     { digits: 3004, name: 'Müller Bau GmbH', active: false, city: 'Graz', oenace: ['F 41.20-2'] },
     { digits: 3005, name: 'Neue Firma OG', legalForm: 'OG', formerNames: ['Müllerei Alt OG'], oenace: ['F 43.21-0'], figures: { umsatzerloese: '300000' } },
     { digits: 3006, name: 'Holzbau Maier Gesellschaft m.b.H.', city: 'Innsbruck', oenace: ['F 43.32-1'] },
+    // Name-resolution cases (no ÖNACE code: they stay out of the similar-companies answers below).
+    { digits: 3007, name: 'Kogler Vermögensverwaltung GmbH' },
+    { digits: 3008, name: 'Brandstätter Alpen Tiefbau Ges.m.b.H.' },
+    { digits: 3009, name: 'Tirol Elektrotechnik GmbH & Co KG', legalForm: 'KG' },
+    { digits: 3010, name: 'Alter Name Handels GmbH' },
+    { digits: 3011, name: 'Zauner Zimmerei GmbH', active: false },
+    { digits: 3012, name: 'Zauner Zimmerei GmbH' },
+    { digits: 3013, name: 'Zauner Zimmerei Holding GmbH' },
+    { digits: 3014, name: 'Grubers Zauner Zimmerei OG', legalForm: 'OG' },
   ]);
   await rebuildReadModel(db.sql, createLogger('silent'));
   while ((await indexOnce(db.sql)) > 0);
@@ -31,6 +41,33 @@ describe('coreName', () => {
     expect(coreName('holzbau maier gesellschaft m b h')).toBe('holzbau maier');
     expect(coreName('alpen handel ag')).toBe('alpen handel');
     expect(coreName('mueller bau')).toBe('mueller bau');
+  });
+});
+
+describe('search_core()', () => {
+  // Suffix spellings as customers and the register write them, and a few that must stay as they are.
+  const bases = ['Müller Bau', 'Alpen Handel 12', 'Holding', 'E.U. Bau', 'AG'];
+  const suffixes = [
+    '', 'GmbH', 'Ges.m.b.H.', 'GesmbH', 'Ges.mbH', 'G.m.b.H.', 'Gesellschaft m.b.H.', 'Gesellschaft mbH',
+    'Gesellschaft mit beschränkter Haftung', 'GmbH & Co KG', 'GmbH & Co. KG', 'GmbH & Co', 'AG', 'Aktiengesellschaft', 'KG',
+    'Kommanditgesellschaft', 'OG', 'OEG', 'KEG', 'OHG', 'Offene Gesellschaft', 'e.U.', 'eU', 'eGen', 'reg.Gen.m.b.H.',
+    'Privatstiftung', 'SE', 'VVaG', 'GmbH GmbH', 'AG & Co KG', 'KG OG', 'GmbHx', 'Gesellschaft', 'Co', 'mbH', 'B.H.',
+  ];
+  const spellings = [...bases.flatMap((b) => suffixes.map((s) => `${b} ${s}`.trim())), 'GmbH', 'AG KG', 'Kag', 'e.U.', ''];
+
+  it('equals coreName() on every spelling', async () => {
+    const norms = spellings.map(normaliseForSearch);
+    const rows = await db.sql<{ core: string }[]>`
+      SELECT search_core(n) AS core FROM unnest(${norms}::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i`;
+    expect(rows.map((r) => r.core)).toEqual(norms.map(coreName));
+    // and the spellings really differ in their cores, so the comparison means something
+    expect(new Set(rows.map((r) => r.core)).size).toBeGreaterThan(bases.length * 4);
+  });
+
+  it('is what the read model stores as core_norm', async () => {
+    const rows = await db.sql<{ name: string; coreNorm: string }[]>`SELECT name, core_norm FROM company_search`;
+    expect(rows.length).toBeGreaterThan(10);
+    for (const r of rows) expect(r.coreNorm).toBe(coreName(normaliseForSearch(r.name)));
   });
 });
 
@@ -62,12 +99,74 @@ describe('autocomplete', () => {
     expect(resolveBand(hits[0])).not.toBe('exact');
   });
 
+  it('answers exact matches first (active before deleted), then prefixes, also while the suffix is typed', async () => {
+    const hits = await findNames(db.sql, 'zauner zimmerei', 10);
+    expect(hits.map((h) => [h.fnr, h.band])).toEqual([
+      [seedFnr(3012), 'exact'], [seedFnr(3011), 'exact'], [seedFnr(3013), 'prefix'], [seedFnr(3014), 'word'],
+    ]);
+    const typing = await findNames(db.sql, 'Zauner Zimmerei Gm', 10);
+    expect(typing.map((h) => [h.fnr, h.band])).toEqual([[seedFnr(3012), 'prefix'], [seedFnr(3011), 'prefix']]);
+    expect((await findNames(db.sql, 'Z', 2)).map((h) => h.fnr)).toHaveLength(2);
+  });
+
+  it('finds a one-letter typo, a dropped umlaut, a missing space and a misspelt legal form', async () => {
+    for (const [query, fnr] of [
+      ['Kogle Vermögensverwaltung GmbH', seedFnr(3007)],
+      ['Brandsttter Alpen Tiefbau', seedFnr(3008)],
+      ['Tirol ElektrotechnikGmbH & Co KG', seedFnr(3009)],
+      ['Tirol Elektrotechnik GmH & Co KG', seedFnr(3009)],
+      ['Brandstätter AlpenTiefbau GmbH', seedFnr(3008)],
+    ] as const) {
+      const hits = await findNames(db.sql, query, 5);
+      expect(hits[0], query).toMatchObject({ fnr, band: 'fuzzy' });
+      expect(hits[0]!.score, query).toBeGreaterThanOrEqual(0.5);
+    }
+    expect(await findNames(db.sql, 'Völlig Unbekannte Handels GmbH', 5)).toEqual([]);
+  });
+
   it('resolves match bands from the best candidate', () => {
     expect(resolveBand(undefined)).toBe('none');
     expect(resolveBand({ fnr: '1a', name: 'x', city: null, isActive: true, band: 'exact', score: 1 })).toBe('exact');
     expect(resolveBand({ fnr: '1a', name: 'x', city: null, isActive: true, band: 'fuzzy', score: 0.85 })).toBe('probable');
     expect(resolveBand({ fnr: '1a', name: 'x', city: null, isActive: true, band: 'fuzzy', score: 0.6 })).toBe('review');
     expect(resolveBand({ fnr: '1a', name: 'x', city: null, isActive: true, band: 'fuzzy', score: 0.3 })).toBe('none');
+  });
+});
+
+describe('misspeltSuffixCores', () => {
+  it('reads a misspelt or glued legal form as a suffix', () => {
+    expect(misspeltSuffixCores('mueller bau gmh', 'mueller bau gmh')).toEqual(['mueller bau']);
+    expect(misspeltSuffixCores('mueller baugmbh', 'mueller baugmbh')).toEqual(['mueller bau']);
+    expect(misspeltSuffixCores('mueller bau gesellschaft mb h', 'mueller bau gesellschaft mb h')).toContain('mueller bau');
+    expect(misspeltSuffixCores('mueller bau', 'mueller bau')).toEqual([]);
+    expect(misspeltSuffixCores('wiener fleischereiag', 'wiener fleischereiag')).toEqual([]);
+  });
+});
+
+describe('resolveNames', () => {
+  it('answers every name in input order, resolving spellings, umlauts, suffix variants and typos', async () => {
+    const names = [
+      'Holzbau Maier GmbH', 'mueller bau gesellschaft mit beschränkter haftung', '', 'Unbekannte Holding 4711 GmbH',
+      'Kogler Vermögensverwaltung', 'Kogle Vermögensverwaltung GmbH', 'Holzbau Maier GmbH', 'Müllerei Alt', '  --  ',
+    ];
+    const answers = await resolveNames(db.sql, names, 5);
+    expect(answers).toHaveLength(names.length);
+    expect(answers.map((hits) => (hits[0] ? [hits[0].fnr, hits[0].band] : null))).toEqual([
+      [seedFnr(3006), 'exact'], [seedFnr(3001), 'exact'], null, null,
+      [seedFnr(3007), 'exact'], [seedFnr(3007), 'fuzzy'], [seedFnr(3006), 'exact'], [seedFnr(3005), 'former'], null,
+    ]);
+    // the same name twice gets the same answer; exact matches keep their prefix candidates
+    expect(answers[6]).toEqual(answers[0]);
+    expect(answers[1]!.map((h) => h.fnr)).toEqual([seedFnr(3001), seedFnr(3004), seedFnr(3002)]);
+  });
+
+  it('keeps core_norm right when the indexer applies a rename', async () => {
+    await seedCompanies(db.sql, [{ digits: 3010, name: 'Neuer Name Bau GesmbH' }]);
+    while ((await indexOnce(db.sql)) > 0);
+    const [renamed] = await resolveNames(db.sql, ['Neuer Name Bau GmbH'], 5);
+    expect(renamed![0]).toMatchObject({ fnr: seedFnr(3010), band: 'exact' });
+    const [old] = await resolveNames(db.sql, ['Alter Name Handels GmbH'], 5);
+    expect(old!.map((h) => h.fnr)).not.toContain(seedFnr(3010));
   });
 });
 
@@ -84,5 +183,23 @@ describe('similar companies', () => {
 
   it('answers null for an unknown company', async () => {
     expect(await findSimilar(db.sql, '999999z', { page: 1, pageSize: 10 })).toBeNull();
+  });
+});
+
+// Last: replaces the read-model table.
+describe('read model layout', () => {
+  const live = async () => (await db.sql<{ liveTable: string }[]>`SELECT live_table FROM read_model_version`)[0]!.liveTable;
+
+  it('is rebuilt on start when the live table lacks an index or column of this release', async () => {
+    const before = await live();
+    await ensureReadModel(db.sql, createLogger('silent'));
+    expect(await live()).toBe(before);
+    await db.sql.unsafe(`DROP INDEX ${before}_core_reverse`);
+    await ensureReadModel(db.sql, createLogger('silent'));
+    const after = await live();
+    expect(after).not.toBe(before);
+    const [index] = await db.sql`SELECT 1 FROM pg_indexes WHERE indexname = ${`${after}_core_reverse`}`;
+    expect(index).toBeDefined();
+    expect((await findNames(db.sql, 'Kogle Vermögensverwaltung GmbH', 5))[0]?.fnr).toBe(seedFnr(3007));
   });
 });

@@ -22,6 +22,8 @@ beforeAll(async () => {
     { digits: 4001, name: 'Alpenglühen Tourismus GmbH', city: 'Innsbruck', zipCode: '6020', court: '818', oenace: ['I 55.10-1'], figures: { umsatzerloese: '2500000', bilanzSumme: '900000', employees: '25' } },
     { digits: 4002, name: 'Alpenglühen Hotel GmbH', city: 'Innsbruck', zipCode: '6020', court: '818', oenace: ['I 55.10-1'], figures: { umsatzerloese: '2000000', bilanzSumme: '700000', employees: '20' } },
     { digits: 4003, name: 'Donau Logistik AG', legalForm: 'AG', city: 'Linz', zipCode: '4020', court: '458', figures: { umsatzerloese: '80000000' } },
+    { digits: 4004, name: 'Donau Logistik Ges.m.b.H.', active: false },
+    { digits: 4005, name: 'Donau Logistik Süd GmbH' },
   ]);
   await rebuildReadModel(db.sql, log);
   while ((await indexOnce(db.sql)) > 0);
@@ -85,6 +87,39 @@ describe('names, resolve-names, similar', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ names: Array.from({ length: 1001 }, () => 'x') }),
     });
     expect(tooMany.status).toBe(400);
+  });
+
+  it('autocompletes exact names before prefixes, active before deleted, in any suffix spelling', async () => {
+    for (const search of ['Donau Logistik', 'donau logistik gmbh', 'Donau Logistik Aktiengesellschaft']) {
+      const body = await json(await http.get(`/api/v1/businesses/names?${new URLSearchParams({ search })}`));
+      expect(body.data.map((d: { fnr: string; isActive: boolean }) => [d.fnr, d.isActive]), search).toEqual([
+        [seedFnr(4003), true], [seedFnr(4004), false], [seedFnr(4005), true],
+      ]);
+    }
+    const paged = await json(await http.get('/api/v1/businesses/names?search=donau&pageSize=2&page=2'));
+    expect(paged).toMatchObject({ pageNumber: 2, pageSize: 2, totalRecords: 3 });
+    expect(paged.data.map((d: { fnr: string }) => d.fnr)).toEqual([seedFnr(4004)]);
+  });
+
+  it('resolves a batch in one pass: suffix variants, umlauts, lower case, typos, blanks and repeats in input order', async () => {
+    const names = [
+      'Donau Logistik Süd Gesellschaft mit beschränkter Haftung', 'Alpengluehen Tourismus GmbH', 'Donau Logistk Süd GmbH', '',
+      'alpenglühen hotel', 'Völlig Unbekannt KG', 'Donau Logistik Süd Gesellschaft mit beschränkter Haftung',
+    ];
+    const res = await http.request('/api/v1/businesses/resolve-names', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ names }),
+    });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.map((r: { name: string }) => r.name)).toEqual(names);
+    expect(body.map((r: { fnr: string | null; match: string }) => [r.fnr, r.match === 'review' ? 'probable' : r.match])).toEqual([
+      [seedFnr(4005), 'exact'], [seedFnr(4001), 'exact'], [seedFnr(4005), 'probable'], [null, 'none'],
+      [seedFnr(4002), 'exact'], [null, 'none'], [seedFnr(4005), 'exact'],
+    ]);
+    expect(body[2]).toMatchObject({ matchedName: 'Donau Logistik Süd GmbH', score: expect.any(Number) });
+    expect(body[2].score).toBeGreaterThanOrEqual(0.5);
+    expect(body[3]).toEqual({ name: '', fnr: null, matchedName: null, score: 0, match: 'none', candidates: [] });
+    expect(body[6]).toEqual({ ...body[0], name: names[6] });
   });
 
   it('answers similar companies and a 404 for an unknown one', async () => {
