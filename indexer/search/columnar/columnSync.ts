@@ -10,7 +10,7 @@ import { KEY_FIGURES, figureColumn } from '../../../schemas/keyFigures.js';
 import { READ_MODEL } from '../../companySearchTable.js';
 import { ScreenerColumns, type ColumnRow } from './screenerColumns.js';
 
-const LOAD_BATCH = 20_000;
+const LOAD_BATCH = 2_000;
 /** Changes read per sync step; a larger backlog is taken over several steps. */
 const SYNC_BATCH = 5_000;
 

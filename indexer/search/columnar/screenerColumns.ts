@@ -103,6 +103,12 @@ function selectBest(k: number, before: (a: number, b: number) => number) {
     }
   };
   return {
+    /** The kept rows' worst sort value once k are kept (a cache the caller keeps current). */
+    worstValue: Number.NaN,
+    get full() {
+      return k > 0 && heap.length === k;
+    },
+    worst: () => heap[0]!,
     offer(row: number) {
       if (k <= 0) return;
       if (heap.length < k) {
@@ -310,13 +316,28 @@ export class ScreenerColumns {
       return va === vb ? byFnr(a, b) : va < vb ? -sign : sign;
     };
     const withValue = selectBest(k, byValue);
-    const withoutValue = selectBest(k, byFnr);
+    // Companies without the sort figure come after all with it, so they are only ordered (by fnr) when
+    // fewer than k have it: collect them now, choose among them at the end.
+    let withoutValue = new Int32Array(k > 0 ? 1024 : 0);
+    let withoutCount = 0;
     let total = 0;
     const consider = (row: number, slot: number) => {
       total++;
       if (k === 0) return;
-      if (slot >= 0 && !Number.isNaN(sortColumn![slot]!)) withValue.offer(row);
-      else withoutValue.offer(row);
+      const v = slot >= 0 ? sortColumn![slot]! : Number.NaN;
+      if (v === v) {
+        // Strictly worse than the worst kept value: no need to ask the heap (ties go by fnr there).
+        if (withValue.full && (v - withValue.worstValue) * sign > 0) return;
+        withValue.offer(row);
+        if (withValue.full) withValue.worstValue = sortColumn![slotOf[withValue.worst()]!]!;
+      } else {
+        if (withoutCount === withoutValue.length) {
+          const grown = new Int32Array(withoutValue.length * 2);
+          grown.set(withoutValue);
+          withoutValue = grown;
+        }
+        withoutValue[withoutCount++] = row;
+      }
     };
 
     // Ranges as [column, low, high]; a missing bound is infinite. A null figure is NaN, which fails
@@ -346,7 +367,13 @@ export class ScreenerColumns {
       for (let row = 0; row < this.size; row++) if (attributes(row)) consider(row, slotOf[row]!);
     }
     if (k === 0) return { total, fnrs: [] };
-    const ordered = [...withValue.sorted(), ...withoutValue.sorted()];
+    let ordered = withValue.sorted();
+    const missing = k - ordered.length;
+    if (missing > 0 && withoutCount > 0) {
+      const last = selectBest(missing, byFnr);
+      for (let i = 0; i < withoutCount; i++) last.offer(withoutValue[i]!);
+      ordered = ordered.concat(last.sorted()); // not push(...): a deep page can hold more rows than a call takes arguments
+    }
     const offset = (q.page - 1) * q.pageSize;
     return { total, fnrs: ordered.slice(offset, offset + q.pageSize).map((row) => fnrs[row]!) };
   }
