@@ -7,7 +7,7 @@ import { oenaceEdv, screenerFilterShape, toScreenerQuery, type ScreenerFilterInp
 import type { ScreenerRow, SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import type { Sql } from '../../runtime/db.js';
-import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
+import { presentKeyFigures } from '../../schemas/figureRecords.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
 import { presentPage } from '../presenters/envelope.js';
@@ -24,9 +24,6 @@ export const resolveNamesBody = z.object({
 /** Autocomplete answers at most this many candidates in total (a few pages of suggestions). */
 const MAX_NAME_CANDIDATES = 200;
 
-/** Money and counts as JSON numbers; null stays null (never 0). */
-const decimalToNumber = (v: string | null) => (v === null ? null : Number(v));
-
 export function presentScreenerRow(row: ScreenerRow) {
   return {
     fnr: row.fnr,
@@ -39,7 +36,7 @@ export function presentScreenerRow(row: ScreenerRow) {
     isScheinunternehmen: row.isScheinunternehmen,
     hasEdikt: row.hasEdikt,
     keyFigures: row.documentKey
-      ? { documentDate: row.documentDate, ...Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), decimalToNumber(row.figures[figureJsonKey(f)] ?? null)])) }
+      ? presentKeyFigures(row.figures, row.documentDate)
       : null,
   };
 }

@@ -1,12 +1,10 @@
 // The Postgres search backend over the company_search read model.
 import type { Sql } from '../../runtime/db.js';
-import { KEY_FIGURES, figureColumn, figureJsonKey } from '../../schemas/keyFigures.js';
+import { figuresFromColumns } from '../../schemas/figureRecords.js';
 import { buildCountQuery, buildPageQuery } from './postgresScreenerQuery.js';
 import type { ScreenerQuery } from './screenerFilters.js';
 import type { ScreenerRow, SearchBackend } from './searchBackend.js';
 
-const toCamel = (column: string) => column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-const FIGURE_FIELDS = KEY_FIGURES.map((f) => [figureJsonKey(f), toCamel(figureColumn(f))] as const);
 
 type RawRow = Record<string, unknown>;
 
@@ -27,7 +25,7 @@ export function toScreenerRow(raw: RawRow): ScreenerRow {
     hasEdikt: raw.hasEdikt as boolean,
     documentKey: raw.documentKey as string | null,
     documentDate: documentDate instanceof Date ? documentDate.toISOString().slice(0, 10) : documentDate,
-    figures: Object.fromEntries(FIGURE_FIELDS.map(([key, field]) => [key, (raw[field] as string | null) ?? null])),
+    figures: figuresFromColumns(raw),
   };
 }
 

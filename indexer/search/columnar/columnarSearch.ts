@@ -5,12 +5,26 @@
 // (test/integration/screenerConformance.test.ts runs the suite against both).
 import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
+import { KEY_FIGURES, figureColumn } from '../../../schemas/keyFigures.js';
 import { READ_MODEL } from '../../companySearchTable.js';
 import { RESULT_COLUMNS, buildPageQuery } from '../postgresScreenerQuery.js';
 import { postgresSearch, toScreenerRow } from '../postgresSearch.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 import type { ScreenerResult, SearchBackend } from '../searchBackend.js';
 import { loadColumns, syncColumns, type LoadedColumns } from './columnSync.js';
+
+const FIGURE_COLUMNS = KEY_FIGURES.map((f) => figureColumn(f));
+const CAMEL_FIGURE_COLUMNS = FIGURE_COLUMNS.map((c) => c.replace(/_([a-z])/g, (_m, x: string) => x.toUpperCase()));
+const ROWS_BY_FNR = `SELECT ${RESULT_COLUMNS.filter((c) => !FIGURE_COLUMNS.includes(c)).join(', ')},
+       array_to_string(ARRAY[${FIGURE_COLUMNS.join(', ')}]::text[], ',', '') AS figures_text
+  FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`;
+
+/** Puts the delimited figures back as the read model's columns (a null is an empty field). */
+function withFigureColumns(row: Record<string, unknown>): Record<string, unknown> {
+  const values = (row.figuresText as string).split(',');
+  for (let i = 0; i < CAMEL_FIGURE_COLUMNS.length; i++) row[CAMEL_FIGURE_COLUMNS[i]!] = values[i] === '' ? null : values[i];
+  return row;
+}
 
 export interface ColumnarSearch extends SearchBackend {
   /** Resolves once the first load is done (or found no read model). */
@@ -71,11 +85,13 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
 
   const rowsByFnr = async (fnrs: string[]) => {
     if (fnrs.length === 0) return [];
-    const raw = await sql.unsafe<Record<string, unknown>[]>(`SELECT ${RESULT_COLUMNS.join(', ')} FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`, [fnrs]);
+    // Prepared (fixed text): planning against the read model's ~60 indexes costs ~3 ms a time. The
+    // figures come as one delimited text: decoding 47 numeric columns a row dominated a 1000-row page.
+    const raw = await sql.unsafe<Record<string, unknown>[]>(ROWS_BY_FNR, [fnrs], { prepare: true });
     const byFnr = new Map(raw.map((r) => [r.fnr as string, r]));
     return fnrs.flatMap((fnr) => {
       const r = byFnr.get(fnr);
-      return r ? [toScreenerRow(r)] : [];
+      return r ? [toScreenerRow(withFigureColumns(r))] : [];
     });
   };
 
