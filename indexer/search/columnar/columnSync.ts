@@ -21,18 +21,8 @@ const SELECT_COLUMNS = [
 // instead of 47 numerics. Not a text[]: the driver reads a NULL element of one as the string "NULL".
 const SELECT_FIGURES = `array_to_string(ARRAY[${KEY_FIGURES.map((f) => figureColumn(f)).join(', ')}]::text[], ',', '') AS figures`;
 
-interface RawRow {
-  fnr: string;
-  cityNorm: string | null;
-  zipCode: string | null;
-  courtCode: string | null;
-  legalFormCode: string | null;
-  oenacePaths: string[];
-  tradeKeys: string[];
-  isActive: boolean;
-  isScheinunternehmen: boolean;
-  figures: string;
-}
+/** A row as selected: the figures still one delimited text. */
+type RawRow = Omit<ColumnRow, 'figures'> & { figures: string };
 
 const toColumnRow = (r: RawRow): ColumnRow => ({ ...r, figures: r.figures.split(',').map((v) => (v === '' ? null : v)) });
 
