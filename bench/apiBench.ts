@@ -1,28 +1,37 @@
-// npm run bench:api [-- --json] [--connections 50] [--duration 30] [--probe 5] [--companies 3000] [--pool 5]
+// npm run bench:api [-- --json] [--quick] [--rounds 2] [--probe 5] [--duration 10] [--connections 50]
+//                    [--companies 3000] [--pool 5]
 //
-// What the API serves and what its access chain (API-key auth, burst limit, monthly quota, billing)
-// costs: the company profile (GET /businesses/{fnr}) and a screener page (GET /businesses with a city,
-// a revenue range and a revenue ordering) under autocannon load, once with the chain and once with it
-// bypassed (a createApp flag for this benchmark only), 50 connections for 30 s each by default. Then
-// a one-connection probe per mode on the profile, where latency is not queueing, isolates the chain's
-// own cost per request.
+// What the access chain (API-key auth, burst limit, monthly quota, billing: one Redis round trip per
+// request) costs, on three endpoints:
+//   catalogue  GET /courts, a table of a few rows: the chain is most of the request's work
+//   profile    GET /businesses/{fnr}, cycling over every stored fnr, so it is not one hot row
+//   screener   GET /businesses with a city, a revenue range and a revenue ordering (checked to match)
+// Two API processes run side by side on the same database: one with the chain, one with it bypassed
+// (a createApp flag for this benchmark only). Each round measures, per endpoint, a one-connection
+// probe of each process for --probe s (no queueing, so the p50 difference is what the chain adds to
+// a request), then --connections connections of load on each for --duration s (throughput). The
+// order of the two processes alternates between rounds and both are measured back to back, so a
+// change in the load of the box (2 cores, shared) hits both alike; the figures are medians over the
+// rounds, and each round's chain-minus-bypass delta is kept so the spread shows. The defaults take
+// about 3.5 minutes of measuring plus the seeding (1-2 minutes at 3000 companies); --quick (500
+// companies, 3 s probes, 5 s loads) takes about 2.5 minutes in all.
 //
 // The data: a fresh bench database filled through the real pipeline (the bundled corpus plus
 // --companies synthetic companies, each with two people, their functions and one parsed annual
 // account, replayed through the fake register, BullMQ and the stores), then the search read model
-// built as the indexer builds it (rebuildReadModel, then indexOnce until caught up). The profile load
-// cycles over every stored fnr, so it is not one hot row; the screener query is checked to match
-// rows before it is measured.
+// built as the indexer builds it (rebuildReadModel, then indexOnce until caught up) and VACUUM
+// ANALYZE. Everything is removed afterwards.
 //
-// The API runs in a child process (tsx bench/apiBench.ts --serve ...) so the load generator does not
-// share its event loop; Postgres and Redis are the ones the service would use (a bench database and
-// Redis key prefixes of its own, all removed afterwards). Its pool has --pool connections (default 5,
-// the service's DATABASE_POOL_SIZE default). Each connection has a key of its own on the api plan, and
-// the burst limit is raised so the load is not refused: the window's sorted sets then hold a few
-// thousand entries per key, more than production's 1000, so the chain is measured at a pessimistic size.
+// The API processes are children (tsx bench/apiBench.ts --serve ...), so the load generator does not
+// share their event loop; Postgres and Redis are the ones the service would use (a bench database
+// and Redis key prefixes of its own). Each has a pool of --pool connections (default 5, the
+// service's DATABASE_POOL_SIZE default). Each load connection has a key of its own on the api plan
+// (the probe uses the first), and the burst limit is raised so the load is not refused: the window's
+// sorted sets then hold more entries per key than production's 1000, a pessimistic size.
 //
 // Latencies are recorded per response from autocannon's events (float milliseconds); its own
-// histogram rounds to whole milliseconds. With --json the figures are one JSON object on the last line.
+// histogram rounds to whole milliseconds. With --json the figures are one JSON object on the last
+// line. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the API processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,6 +43,8 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
+import type { ColumnarSearch } from '../indexer/search/columnar/columnarSearch.js';
+import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { indexOnce, rebuildReadModel } from '../indexer/indexer.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
 import { writeSyntheticCorpus } from '../pipeline/firmenbuch/syntheticCorpus.js';
@@ -48,11 +59,14 @@ import { dropDatabase } from '../test/helpers/testDatabase.js';
 
 const BENCH_DATABASE = 'companydata_bench';
 const PROFILE_PATH = '/api/v1/businesses/';
+const CATALOGUE_PATH = '/api/v1/courts';
 const SCREENER_PATH =
   '/api/v1/businesses?city=Wien&guv.Umsatzerloese_gte=5000000&orderBy=guv.Umsatzerloese&orderByDescending=true&pageSize=10';
-const ENDPOINTS = { profile: `${PROFILE_PATH}{fnr}`, screener: SCREENER_PATH } as const;
-type Profile = keyof typeof ENDPOINTS;
+const ENDPOINTS = { catalogue: CATALOGUE_PATH, profile: `${PROFILE_PATH}{fnr}`, screener: SCREENER_PATH } as const;
+type Endpoint = keyof typeof ENDPOINTS;
+const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as Endpoint[];
 type Mode = 'chain' | 'bypass';
+const MODES: Mode[] = ['bypass', 'chain'];
 
 interface AutocannonClient { setHeaders(headers: Record<string, string>): void }
 interface AutocannonRequest { method?: string; path?: string; setupRequest?: (request: { path?: string }) => { path?: string } }
@@ -73,8 +87,12 @@ async function serve(args: { db: string; redis: string; prefix: string; mode: Mo
   const log = createLogger('silent');
   const sql = createSql(args.db, { max: args.pool, applicationName: 'api-bench' });
   const redis = args.mode === 'chain' ? connectApiRedis(args.redis) : undefined;
+  // The search backend `npm start` builds (screener columns on by default), loaded before READY.
+  const config = loadConfig();
+  const search = createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
+  if ('ready' in search) await (search as ColumnarSearch).ready;
   const api = await startApi({
-    sql, log, port: 0, host: '127.0.0.1',
+    sql, log, port: 0, host: '127.0.0.1', search,
     access: redis ? { redis, redisPrefix: args.prefix, burstLimit: 1_000_000_000 } : { bypassForBenchmarkOnly: true },
   });
   console.log(`READY ${new URL(api.baseUrl).port}`);
@@ -98,6 +116,12 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 /** Load on `paths` (each request takes the next one, round robin over all connections). */
 function load(base: string, paths: readonly string[], keys: string[], connections: number, duration: number): Promise<RunFigures> {
@@ -130,7 +154,6 @@ function load(base: string, paths: readonly string[], keys: string[], connection
 }
 
 async function startServer(mode: Mode, db: string, redis: string, prefix: string, pool: number): Promise<{ port: number; child: ChildProcess }> {
-  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the API process only.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
     process.execPath,
@@ -149,6 +172,7 @@ async function startServer(mode: Mode, db: string, redis: string, prefix: string
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return; // it died on its own
   const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGTERM');
   await exited;
@@ -230,56 +254,104 @@ async function prepare(companies: number, say: (text: string) => void) {
   }
 }
 
-/** One request of each kind before measuring: both must answer 200, the screener with rows. */
-async function check(base: string, key: string, fnr: string): Promise<{ profileBytes: number; screenerBytes: number; screenerTotal: number }> {
+interface Responses { catalogueBytes: number; profileBytes: number; screenerBytes: number; screenerTotal: number }
+
+/** One request of each kind before measuring: all must answer 200, the screener with rows. */
+async function check(base: string, key: string, fnr: string): Promise<Responses> {
   const get = async (path: string) => {
     const response = await fetch(base + path, { headers: { 'x-api-key': key } });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 300)}`);
     return text;
   };
+  const catalogue = await get(CATALOGUE_PATH);
   const profile = await get(PROFILE_PATH + fnr);
   const screener = await get(SCREENER_PATH);
   const total = (JSON.parse(screener) as { totalRecords: number }).totalRecords;
   if (!(total > 0)) throw new Error(`the screener query matches no rows: ${screener.slice(0, 300)}`);
-  return { profileBytes: Buffer.byteLength(profile), screenerBytes: Buffer.byteLength(screener), screenerTotal: total };
+  return { catalogueBytes: Buffer.byteLength(catalogue), profileBytes: Buffer.byteLength(profile), screenerBytes: Buffer.byteLength(screener), screenerTotal: total };
 }
 
-async function drive(options: { json: boolean; connections: number; duration: number; probe: number; companies: number; pool: number }): Promise<void> {
+interface DriveOptions { json: boolean; rounds: number; probe: number; duration: number; connections: number; companies: number; pool: number }
+type PerMode<T> = Record<Mode, T>;
+type PerEndpoint<T> = Record<Endpoint, T>;
+interface Round { probe: PerEndpoint<PerMode<RunFigures>>; load: PerEndpoint<PerMode<RunFigures>> }
+interface Spread { median: number; min: number; max: number; perRound: number[] }
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function spread(values: number[]): Spread {
+  return { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)), perRound: values.map((v) => round(v)) };
+}
+
+/** Per endpoint and mode, the median over rounds of each figure. */
+function medians(rounds: Round[], kind: 'probe' | 'load'): PerMode<PerEndpoint<RunFigures>> {
+  const of = (mode: Mode, endpoint: Endpoint) => {
+    const runs = rounds.map((r) => r[kind][endpoint][mode]);
+    const m = (pick: (f: RunFigures) => number) => round(median(runs.map(pick)), 3);
+    return {
+      requestsPerSecond: round(median(runs.map((f) => f.requestsPerSecond)), 1), p50Ms: m((f) => f.p50Ms), p99Ms: m((f) => f.p99Ms),
+      requests: runs.reduce((n, f) => n + f.requests, 0), non2xx: runs.reduce((n, f) => n + f.non2xx, 0), errors: runs.reduce((n, f) => n + f.errors, 0),
+    };
+  };
+  const byMode = (mode: Mode) => Object.fromEntries(ENDPOINT_NAMES.map((e) => [e, of(mode, e)])) as PerEndpoint<RunFigures>;
+  return { chain: byMode('chain'), bypass: byMode('bypass') };
+}
+
+async function drive(options: DriveOptions): Promise<void> {
   const say = (text: string) => (options.json ? console.error(text) : console.log(text));
   const setup = await prepare(options.companies, say);
   const { fnrs } = setup.seeded;
   say(`seeded ${setup.seeded.companies} companies, ${setup.seeded.filings} filings, ${setup.seeded.persons} people, ${setup.seeded.readModelRows} read-model rows in ${setup.seeded.seedSeconds} s`);
-  const paths: Record<Profile, string[]> = { profile: fnrs.map((fnr) => PROFILE_PATH + fnr), screener: [SCREENER_PATH] };
-  const runs: Record<Mode, Record<Profile, RunFigures>> = { chain: {} as Record<Profile, RunFigures>, bypass: {} as Record<Profile, RunFigures> };
-  const probes = {} as Record<Mode, RunFigures>;
-  let responses: Awaited<ReturnType<typeof check>> | undefined;
+  const paths: PerEndpoint<string[]> = { catalogue: [CATALOGUE_PATH], profile: fnrs.map((fnr) => PROFILE_PATH + fnr), screener: [SCREENER_PATH] };
+  const rounds: Round[] = [];
+  let responses: Responses | undefined;
+  const servers: Partial<PerMode<{ port: number; child: ChildProcess }>> = {};
   try {
-    for (const mode of ['bypass', 'chain'] as const) {
-      const { port, child } = await startServer(mode, setup.db, setup.redis, setup.prefix, options.pool);
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        responses = await check(base, setup.keys[0]!, fnrs[Math.floor(fnrs.length / 2)]!);
-        // Warm-up: JIT, pools, plan cache, and the shared buffers for the rows the load reads.
-        await load(base, paths.profile, setup.keys, 10, 3);
-        await load(base, paths.screener, setup.keys, 10, 2);
-        for (const profile of ['profile', 'screener'] as const) {
-          const over = profile === 'profile' ? ` over ${fnrs.length} fnrs` : '';
-          say(`${mode}: ${profile} ${ENDPOINTS[profile]}${over}, ${options.connections} connections, ${options.duration} s ...`);
-          runs[mode][profile] = await load(base, paths[profile], setup.keys, options.connections, options.duration);
+    for (const mode of MODES) servers[mode] = await startServer(mode, setup.db, setup.redis, setup.prefix, options.pool);
+    const base = (mode: Mode) => `http://127.0.0.1:${servers[mode]!.port}`;
+    for (const mode of MODES) {
+      responses = await check(base(mode), setup.keys[0]!, fnrs[Math.floor(fnrs.length / 2)]!);
+      // Warm-up: JIT, pools, plan cache, and the shared buffers for the rows the load reads.
+      say(`${mode}: warming up ...`);
+      await load(base(mode), paths.profile, setup.keys, 10, 3);
+      await load(base(mode), paths.screener, setup.keys, 10, 2);
+      await load(base(mode), paths.catalogue, setup.keys, 10, 1);
+    }
+    for (let r = 0; r < options.rounds; r++) {
+      // Alternate which process goes first, so a trend in the box's load does not favour one.
+      const order: Mode[] = r % 2 === 0 ? ['bypass', 'chain'] : ['chain', 'bypass'];
+      const probe = {} as Round['probe'];
+      const loaded = {} as Round['load'];
+      for (const endpoint of ENDPOINT_NAMES) {
+        probe[endpoint] = {} as PerMode<RunFigures>;
+        loaded[endpoint] = {} as PerMode<RunFigures>;
+        for (const mode of order) {
+          say(`round ${r + 1}/${options.rounds}: ${endpoint}, ${mode}, one connection, ${options.probe} s ...`);
+          probe[endpoint][mode] = await load(base(mode), paths[endpoint], setup.keys, 1, options.probe);
         }
-        say(`${mode}: one-connection probe on ${ENDPOINTS.profile}, ${options.probe} s ...`);
-        probes[mode] = await load(base, paths.profile, setup.keys, 1, options.probe);
-      } finally {
-        await stopServer(child);
+        for (const mode of order) {
+          say(`round ${r + 1}/${options.rounds}: ${endpoint}, ${mode}, ${options.connections} connections, ${options.duration} s ...`);
+          loaded[endpoint][mode] = await load(base(mode), paths[endpoint], setup.keys, options.connections, options.duration);
+          // Requests autocannon abandoned at the end are still being answered; let them drain.
+          await pause(1000);
+        }
       }
+      rounds.push({ probe, load: loaded });
     }
   } finally {
+    for (const mode of MODES) if (servers[mode]) await stopServer(servers[mode].child);
     await setup.cleanup();
   }
 
-  const added = (profile: Profile) => round(runs.chain[profile].p50Ms - runs.bypass[profile].p50Ms);
+  const delta = (kind: 'probe' | 'load', endpoint: Endpoint) => spread(rounds.map((r) => r[kind][endpoint].chain.p50Ms - r[kind][endpoint].bypass.p50Ms));
+  const ratio = (endpoint: Endpoint) => spread(rounds.map((r) => r.load[endpoint].chain.requestsPerSecond / r.load[endpoint].bypass.requestsPerSecond));
+  const perEndpoint = <T>(f: (e: Endpoint) => T) => Object.fromEntries(ENDPOINT_NAMES.map((e) => [e, f(e)])) as PerEndpoint<T>;
+  const probeMedians = medians(rounds, 'probe');
+  const loadMedians = medians(rounds, 'load');
   const figures = {
+    rounds: options.rounds,
+    probeSeconds: options.probe,
     connections: options.connections,
     durationSeconds: options.duration,
     databasePool: options.pool,
@@ -287,35 +359,50 @@ async function drive(options: { json: boolean; connections: number; duration: nu
     data: {
       companies: setup.seeded.companies, filings: setup.seeded.filings, persons: setup.seeded.persons, readModelRows: setup.seeded.readModelRows,
       seedSeconds: setup.seeded.seedSeconds, profileFnrsCycled: fnrs.length, screenerMatches: responses!.screenerTotal,
-      profileResponseBytes: responses!.profileBytes, screenerResponseBytes: responses!.screenerBytes,
+      catalogueResponseBytes: responses!.catalogueBytes, profileResponseBytes: responses!.profileBytes, screenerResponseBytes: responses!.screenerBytes,
     },
-    runs,
-    probe: { connections: 1, durationSeconds: options.probe, chain: probes.chain, bypass: probes.bypass },
-    chainAddedP50Ms: { profile: added('profile'), screener: added('screener'), probe: round(probes.chain.p50Ms - probes.bypass.p50Ms) },
+    /** Medians over rounds: one connection (latency), and `connections` connections (throughput). */
+    probe: { connections: 1, ...probeMedians },
+    runs: loadMedians,
+    /** Chain minus bypass p50, per round and their median: one connection, and under load. */
+    chainAddedP50Ms: { oneConnection: perEndpoint((e) => delta('probe', e)), underLoad: perEndpoint((e) => delta('load', e)) },
+    /** Requests per second with the chain over those without, under load. */
+    chainThroughputRatio: perEndpoint(ratio),
+    perRound: rounds,
   };
 
   const row = (label: string, f: RunFigures) =>
-    `${label.padEnd(22)} ${String(f.requestsPerSecond).padStart(9)} req/s   p50 ${f.p50Ms.toFixed(3).padStart(8)} ms   p99 ${f.p99Ms.toFixed(3).padStart(8)} ms   non-2xx ${f.non2xx}   errors ${f.errors}`;
+    `${label.padEnd(24)} ${String(f.requestsPerSecond).padStart(9)} req/s   p50 ${f.p50Ms.toFixed(3).padStart(8)} ms   p99 ${f.p99Ms.toFixed(3).padStart(8)} ms   non-2xx ${f.non2xx}   errors ${f.errors}`;
+  const range = (s: Spread, unit: string) => `${s.median}${unit} (rounds ${s.perRound.join(', ')})`;
   say('');
+  say(`catalogue: ${ENDPOINTS.catalogue} (${responses!.catalogueBytes} bytes)`);
   say(`profile: ${ENDPOINTS.profile} over ${fnrs.length} fnrs (a sample answer is ${responses!.profileBytes} bytes)`);
   say(`screener: ${ENDPOINTS.screener} (${responses!.screenerTotal} matches, ${responses!.screenerBytes} bytes)`);
-  for (const profile of ['profile', 'screener'] as const) {
-    say(row(`${profile} with chain`, runs.chain[profile]));
-    say(row(`${profile} bypassed`, runs.bypass[profile]));
+  say(`medians over ${options.rounds} round(s); one connection ${options.probe} s, load ${options.connections} connections ${options.duration} s`);
+  for (const endpoint of ENDPOINT_NAMES) {
+    say(row(`${endpoint} 1 conn, chain`, probeMedians.chain[endpoint]));
+    say(row(`${endpoint} 1 conn, bypass`, probeMedians.bypass[endpoint]));
+    say(row(`${endpoint} ${options.connections} conn, chain`, loadMedians.chain[endpoint]));
+    say(row(`${endpoint} ${options.connections} conn, bypass`, loadMedians.bypass[endpoint]));
   }
-  say(row('probe with chain', probes.chain));
-  say(row('probe bypassed', probes.bypass));
-  say(`chain adds at p50: profile ${figures.chainAddedP50Ms.profile} ms, screener ${figures.chainAddedP50Ms.screener} ms (under load), ${figures.chainAddedP50Ms.probe} ms (one connection)`);
+  say('chain adds at p50, one connection:');
+  for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(figures.chainAddedP50Ms.oneConnection[endpoint], ' ms')}`);
+  say(`chain adds at p50, ${options.connections} connections:`);
+  for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(figures.chainAddedP50Ms.underLoad[endpoint], ' ms')}`);
+  say('throughput with the chain / bypassed:');
+  for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(figures.chainThroughputRatio[endpoint], '')}`);
   if (options.json) console.log(JSON.stringify(figures));
 }
 
 const { values } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    probe: { type: 'string' },
+    duration: { type: 'string' },
     connections: { type: 'string', default: '50' },
-    duration: { type: 'string', default: '30' },
-    probe: { type: 'string', default: '5' },
-    companies: { type: 'string', default: '3000' },
+    companies: { type: 'string' },
     pool: { type: 'string', default: '5' },
     serve: { type: 'boolean', default: false },
     mode: { type: 'string', default: 'chain' },
@@ -325,12 +412,24 @@ const { values } = parseArgs({
   },
 });
 
+/** A positive number option: the value given, else the --quick or the normal default. */
+function option(name: string, given: string | undefined, normal: number, quick: number): number {
+  const value = given === undefined ? (values.quick ? quick : normal) : Number(given);
+  if (!(value > 0)) throw new Error(`--${name} must be a positive number, not ${given}`);
+  return value;
+}
+
 const main = values.serve
   ? serve({ db: values.db!, redis: values.redis!, prefix: values.prefix!, mode: values.mode === 'bypass' ? 'bypass' : 'chain', pool: Number(values.pool) })
-  : drive({
-    json: values.json, connections: Number(values.connections), duration: Number(values.duration), probe: Number(values.probe),
-    companies: Number(values.companies), pool: Number(values.pool),
-  });
+  : Promise.resolve().then(() => drive({
+    json: values.json,
+    rounds: option('rounds', values.rounds, 2, 2),
+    probe: option('probe', values.probe, 5, 3),
+    duration: option('duration', values.duration, 10, 5),
+    connections: option('connections', values.connections, 50, 50),
+    companies: option('companies', values.companies, 3000, 500),
+    pool: option('pool', values.pool, 5, 5),
+  }));
 main.catch((err: unknown) => {
   console.error(err);
   process.exit(1);

@@ -200,6 +200,18 @@ describe('key lookups', () => {
 describe('public paths', () => {
   it('serve /health and the API description without a key', async () => {
     expect((await http.get('/health')).status).toBe(200);
+    expect((await http.get('/health/ready')).status).toBe(200);
     expect((await http.get('/api/v1/openapi.json')).status).not.toBe(401);
+    expect((await http.get('/api/v1/docs')).status).not.toBe(401);
+  });
+
+  it('are only those: every other /api/v1 path goes through the chain, and look-alikes reach no operator route', async () => {
+    for (const path of ['/api/v1', '/api/v1/courts', '/api/v1/openapi.json.bak', '/api/v1/no-such-endpoint']) {
+      const res = await http.get(path);
+      expect(res.status, path).toBe(401);
+      expect(res.headers.get('x-correlation-id'), path).toBeTruthy();
+    }
+    expect((await http.get('/healthz')).status).toBe(404);
+    expect((await http.get('/api/v1x/courts')).status).toBe(404);
   });
 });
