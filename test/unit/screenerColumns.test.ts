@@ -71,6 +71,14 @@ describe('screener columns', () => {
     expect(c.query(query({})).total).toBe(1);
   });
 
+  it('finds a company again whether it was added in fnr order or out of it', () => {
+    const c = new ScreenerColumns();
+    for (const fnr of ['1a', '2b', '3c', '10d', '0e', '25f']) c.upsert(row(fnr, { revenue: '1' }));
+    for (const fnr of ['1a', '2b', '3c', '10d', '0e', '25f']) c.upsert(row(fnr, { revenue: '2' }));
+    expect(c.rows).toBe(6);
+    expect(c.query(query({ ranges: [{ figure: REVENUE, gte: '2' }] })).total).toBe(6);
+  });
+
   it('answers only what doubles decide exactly: name search, fnr and over-precise numbers go to Postgres', () => {
     expect(columns.supports(query({ ranges: [{ figure: REVENUE, gte: '123456789012.345' }] }))).toBe(true);
     expect(columns.supports(query({ ranges: [{ figure: REVENUE, gte: '1234567890123.4567' }] }))).toBe(false);

@@ -21,10 +21,7 @@ const SELECT_COLUMNS = [
 // instead of 47 numerics. Not a text[]: the driver reads a NULL element of one as the string "NULL".
 const SELECT_FIGURES = `array_to_string(ARRAY[${KEY_FIGURES.map((f) => figureColumn(f)).join(', ')}]::text[], ',', '') AS figures`;
 
-/** A row as selected: the figures still one delimited text. */
-type RawRow = Omit<ColumnRow, 'figures'> & { figures: string };
 
-const toColumnRow = (r: RawRow): ColumnRow => ({ ...r, figures: r.figures.split(',').map((v) => (v === '' ? null : v)) });
 
 interface ModelState {
   liveTable: string;
@@ -54,8 +51,11 @@ export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
       SELECT count(*)::int AS n, count(document_key)::int AS with_figures FROM ${tx(state.liveTable)}`;
     // A little headroom for new companies and filings before the arrays grow (by doubling).
     const columns = new ScreenerColumns(Math.ceil(n * 1.02) + 1024, Math.ceil(withFigures * 1.05) + 1024);
-    await tx.unsafe<RawRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${state.liveTable}`).cursor(LOAD_BATCH, (rows) => {
-      for (const r of rows) columns.upsert(toColumnRow(r));
+    await tx.unsafe<ColumnRow[]>(
+      // Byte order, as JavaScript compares strings: the columns find a loaded fnr by binary search.
+      `SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${state.liveTable} ORDER BY fnr COLLATE "C"`,
+    ).cursor(LOAD_BATCH, (rows) => {
+      for (const r of rows) columns.upsert(r);
     });
     return { columns, liveTable: state.liveTable, cursor: state.cursor };
   });
@@ -75,8 +75,8 @@ export async function syncColumns(sql: Sql, loaded: LoadedColumns): Promise<numb
   const last = changes.length > 0 ? changes[changes.length - 1]!.id : state.cursor;
   const fnrs = [...new Set(changes.map((c) => c.fnr).filter((f): f is string => f !== null))];
   if (fnrs.length > 0) {
-    const rows = await sql.unsafe<RawRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`, [fnrs]);
-    for (const r of rows) loaded.columns.upsert(toColumnRow(r));
+    const rows = await sql.unsafe<ColumnRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`, [fnrs]);
+    for (const r of rows) loaded.columns.upsert(r);
   }
   // Fewer rows than the batch: every change up to the indexer's cursor is in.
   loaded.cursor = changes.length < SYNC_BATCH ? state.cursor : last;

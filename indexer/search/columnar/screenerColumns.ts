@@ -13,7 +13,11 @@ import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigur
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 
-/** One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null. */
+/**
+ * One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null,
+ * or as one comma-separated text (a null is an empty field, no figure at all is null) as the loader
+ * reads them: parsed in place, so a load of 640k rows does not make 640k arrays of garbage.
+ */
 export interface ColumnRow {
   fnr: string;
   cityNorm: string | null;
@@ -24,7 +28,7 @@ export interface ColumnRow {
   tradeKeys: string[];
   isActive: boolean;
   isScheinunternehmen: boolean;
-  figures: Array<string | null>;
+  figures: Array<string | null> | string | null;
 }
 
 export interface ColumnAnswer {
@@ -40,6 +44,12 @@ const MAX_EXACT_DIGITS = 15;
 export function significantDigits(decimal: string): number {
   const digits = decimal.replace(/^[-+]/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   return digits.length;
+}
+
+/** The loader's delimited figures as values; null when every field is empty (no figure at all). */
+function splitFigures(text: string): Array<string | null> | null {
+  if (text.length < KEY_FIGURES.length) return null; // only the commas
+  return text.split(',').map((v) => (v === '' ? null : v));
 }
 
 /** Interns strings to small integers; 0 stands for null. */
@@ -65,7 +75,8 @@ class SetDictionary {
   private readonly ids = new Map<string, number>();
   readonly sets: string[][] = [];
   intern(values: string[]): number {
-    const key = [...values].sort().join('\u0000');
+    // Most companies have no set or a single member: their key is no new string.
+    const key = values.length === 0 ? '' : values.length === 1 ? values[0]! : [...values].sort().join('\u0000');
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.sets.length;
@@ -132,7 +143,12 @@ export class ScreenerColumns {
   private size = 0;
   private capacity: number;
   private readonly fnrs: string[] = [];
-  private readonly rowOf = new Map<string, number>();
+  /**
+   * Rows 0..sortedRows-1 hold ascending fnrs (the loader reads in that order), found by binary search;
+   * rows added out of order later are in `laterRows`. A Map of all 640k fnrs would cost ~40 MB more.
+   */
+  private sortedRows = 0;
+  private readonly laterRows = new Map<string, number>();
   private city: Int32Array;
   private zip: Int32Array;
   private court: Int32Array;
@@ -212,14 +228,28 @@ export class ScreenerColumns {
     this.figureCapacity = next;
   }
 
+  private rowOf(fnr: string): number | undefined {
+    let low = 0;
+    let high = this.sortedRows - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.fnrs[mid]!;
+      if (at === fnr) return mid;
+      if (at < fnr) low = mid + 1;
+      else high = mid - 1;
+    }
+    return this.laterRows.get(fnr);
+  }
+
   /** Inserts or replaces a company's row. */
   upsert(r: ColumnRow): void {
-    let row = this.rowOf.get(r.fnr);
+    let row = this.rowOf(r.fnr);
     if (row === undefined) {
       if (this.size === this.capacity) this.growRows();
       row = this.size++;
       this.fnrs[row] = r.fnr;
-      this.rowOf.set(r.fnr, row);
+      if (this.sortedRows === row && (row === 0 || this.fnrs[row - 1]! < r.fnr)) this.sortedRows++;
+      else this.laterRows.set(r.fnr, row);
     }
     this.city[row] = this.cities.intern(r.cityNorm);
     this.zip[row] = this.zips.intern(r.zipCode);
@@ -229,7 +259,8 @@ export class ScreenerColumns {
     this.trades[row] = this.tradeSets.intern(r.tradeKeys);
     this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0);
 
-    const hasFigures = r.figures.some((v) => v !== null);
+    const figures = typeof r.figures === 'string' ? splitFigures(r.figures) : r.figures;
+    const hasFigures = figures !== null && figures.some((v) => v !== null);
     let slot = this.slotOf[row]!;
     if (!hasFigures) {
       // A slot freed in the middle stays empty (NaN figures, no row): scans skip it. Rows rarely lose
@@ -248,7 +279,7 @@ export class ScreenerColumns {
       this.slotRow[slot] = row;
     }
     for (let f = 0; f < KEY_FIGURES.length; f++) {
-      const value = r.figures[f] ?? null;
+      const value = figures[f] ?? null;
       if (value === null) {
         this.figures[f]![slot] = Number.NaN;
       } else {
