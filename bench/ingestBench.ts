@@ -5,10 +5,13 @@
 // and MB/s on one core), PDF text extraction (ten-page documents/s) and the peak RSS of the worker
 // process. With --json the figures are one JSON object on the last line.
 //
-// Three processes, as in production: this one (corpus, micro-benchmarks, database setup), the fake
-// register, and the pipeline worker (`--worker-child`: the replay, i.e. startPipeline plus the
-// change-feed windows), whose peak RSS (VmHWM) is the reported figure. BENCH_CPU_PROF=<dir> writes a
-// CPU profile of the worker child there.
+// Processes as in production: this one (corpus, micro-benchmarks, database setup), the fake register,
+// and the pipeline worker (`--worker-child`: the replay, i.e. startPipeline plus the change-feed
+// windows), whose peak RSS (VmHWM) is the reported figure. BENCH_WORKERS=N (default 2) adds N - 1
+// worker processes on the same queues (`--helper-child`), as a deployment would run two pipeline
+// processes on two cores: their CPU counts with the worker's, their peak RSS is printed beside it.
+// BENCH_CONCURRENCY sets each worker's job concurrency (default 32). BENCH_CPU_PROF=<dir> writes a
+// CPU profile of the worker child there (and one of the fake upstream under <dir>/fake-upstream).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,6 +30,8 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     // Internal: run as the pipeline worker child (options as JSON in BENCH_WORKER_OPTIONS).
     'worker-child': { type: 'boolean', default: false },
+    // Internal: run as an extra worker process on the same queues (BENCH_WORKERS > 1), until SIGTERM.
+    'helper-child': { type: 'boolean', default: false },
   },
 });
 const companies = Number(values.companies);
@@ -67,7 +72,11 @@ async function pdfBench() {
 /** The fake upstream in its own process: in production the register is another machine, and sharing
  * this process's event loop with it would measure the fake, not the pipeline. */
 async function startFakeProcess(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../pipeline/firmenbuch/fakeUpstreamCli.ts', import.meta.url).pathname, '--fixtures', dir, '--port', '0'], {
+  const profDir = process.env.BENCH_CPU_PROF;
+  const child = spawn(process.execPath, [
+    ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, 'fake-upstream')] : []),
+    '--import', 'tsx', new URL('../pipeline/firmenbuch/fakeUpstreamCli.ts', import.meta.url).pathname, '--fixtures', dir, '--port', '0',
+  ], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -82,8 +91,13 @@ async function startFakeProcess(dir: string): Promise<{ url: string; child: Chil
   return { url, child };
 }
 
-/** Concurrency of the worker's BullMQ worker and size of its Postgres pool. */
-const WORKER_CONCURRENCY = 16;
+/**
+ * Concurrency of the worker's BullMQ worker (BENCH_CONCURRENCY overrides it) and size of its Postgres
+ * pool. 32 rather than 16: concurrent jobs share store transactions (group commit), and twice the jobs
+ * in flight gave larger batches and about 15% less worker and Postgres CPU per company. The pool stays
+ * small: each kind of store uses one connection at a time.
+ */
+const WORKER_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WORKER_POOL = 10;
 
 interface WorkerChildOptions {
@@ -136,6 +150,36 @@ async function workerChild() {
   } finally {
     await sql.end();
   }
+}
+
+/** An extra worker process: the pipeline's BullMQ worker on the replay's queues, nothing else. */
+async function helperChild() {
+  const opts = JSON.parse(process.env.BENCH_WORKER_OPTIONS ?? '') as WorkerChildOptions;
+  const sql = createSql(opts.databaseUrl, { max: WORKER_POOL, applicationName: 'ingest-bench-worker' });
+  const { startPipeline } = await import('../pipeline/pipelineWorker.js');
+  const pipeline = await startPipeline({
+    sql, redisUrl: opts.redisUrl, log, prefix: 'bench-ingest', concurrency: WORKER_CONCURRENCY, backoffDelayMs: 200,
+    firmenbuch: { baseUrl: opts.upstreamUrl, timeoutMs: 30_000, ratePerSecond: 1000 },
+  });
+  process.stdout.write('started\n');
+  process.once('SIGTERM', () => {
+    void pipeline.close().then(() => sql.end()).then(() => process.exit(0));
+  });
+}
+
+/** BENCH_WORKERS - 1 extra worker processes; resolves once they listen. */
+async function startHelpers(opts: WorkerChildOptions): Promise<ChildProcess[]> {
+  const count = Math.max(0, Number(process.env.BENCH_WORKERS ?? 2) - 1);
+  return Promise.all(Array.from({ length: count }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--helper-child'], {
+      stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_WORKER_OPTIONS: JSON.stringify(opts) },
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => d.toString().includes('started') && resolve());
+      child.once('exit', (code) => reject(new Error(`helper worker exited with ${code}`)));
+    });
+    return child;
+  }));
 }
 
 async function runWorkerChild(opts: WorkerChildOptions) {
@@ -195,11 +239,31 @@ async function main() {
     const fake = await startFakeProcess(dir);
     let worker;
     let fakeCpuMs = 0;
+    let helperCpuMs = 0;
+    let helperPeakKb = 0;
     try {
-      worker = await runWorkerChild({ databaseUrl, redisUrl, fixturesDir: dir, upstreamUrl: fake.url });
+      const opts = { databaseUrl, redisUrl, fixturesDir: dir, upstreamUrl: fake.url };
+      const helpers = await startHelpers(opts);
+      try {
+        worker = await runWorkerChild(opts);
+      } finally {
+        for (const h of helpers) {
+          // The extra workers' CPU and peak RSS count with the worker's (their Postgres backends share its application name).
+          if (h.pid) {
+            helperCpuMs += procCpuMs(h.pid);
+            helperPeakKb = Math.max(helperPeakKb, procStatusKb(h.pid, 'VmHWM'));
+          }
+          const exited = new Promise((resolve) => h.once('exit', resolve));
+          h.kill();
+          await exited;
+        }
+      }
       fakeCpuMs = fake.child.pid ? procCpuMs(fake.child.pid) : 0;
     } finally {
+      // SIGTERM: the fake closes and exits, which also writes its CPU profile when one was asked for.
+      const exited = new Promise((resolve) => fake.child.once('exit', resolve));
       fake.child.kill();
+      await exited;
     }
     const { summary, peakRssBytes: peakRss } = worker;
     // CPU per company: the box is shared, so wall-clock rates move with its load; CPU per company does not.
@@ -215,7 +279,9 @@ async function main() {
       ...parser,
       ...pdf,
       peakRssMB: Math.round(peakRss / 1024 / 1024),
-      workerCpuMsPerCompany: perCompany(worker.workerCpuMs),
+      workers: 1 + Math.max(0, Number(process.env.BENCH_WORKERS ?? 2) - 1),
+      helperPeakRssMB: Math.round(helperPeakKb / 1024),
+      workerCpuMsPerCompany: perCompany(worker.workerCpuMs + helperCpuMs),
       postgresCpuMsPerCompany: perCompany(worker.postgresCpuMs),
       fakeUpstreamCpuMsPerCompany: perCompany(fakeCpuMs),
       loadAverage: Number(loadavg()[0]!.toFixed(1)),
@@ -223,7 +289,7 @@ async function main() {
     console.log(`end to end: ${result.companiesPerSecond} companies/s, ${result.filingsPerSecond} filings/s (${companies} companies in ${result.durationSeconds} s, ${result.failures} failures)`);
     console.log(`parser alone: ${result.parserFilingsPerSecond} filings/s, ${result.parserMBPerSecond} MB/s (average filing ${result.averageFilingKB} KB, one core)`);
     console.log(`PDF text: ${result.pdfTenPageDocsPerSecond} ten-page documents/s`);
-    console.log(`peak RSS of the worker process: ${result.peakRssMB} MB`);
+    console.log(`peak RSS of the worker process: ${result.peakRssMB} MB${result.workers > 1 ? ` (extra worker processes: ${result.helperPeakRssMB} MB each at most)` : ''}`);
     console.log(`CPU per company: worker ${result.workerCpuMsPerCompany} ms, its Postgres backends ${result.postgresCpuMsPerCompany} ms, fake upstream ${result.fakeUpstreamCpuMsPerCompany} ms (load average ${result.loadAverage})`);
     if (values.json) console.log(JSON.stringify(result));
   } finally {
@@ -233,7 +299,7 @@ async function main() {
   }
 }
 
-(values['worker-child'] ? workerChild() : main()).catch((err: unknown) => {
+(values['worker-child'] ? workerChild() : values['helper-child'] ? helperChild() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

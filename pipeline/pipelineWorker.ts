@@ -7,7 +7,7 @@ import type { Logger } from '../runtime/logger.js';
 import { FirmenbuchClient } from './firmenbuch/firmenbuchClient.js';
 import { firmenbuchHandlers } from './firmenbuch/firmenbuchJobs.js';
 import { JOBS, QUEUES } from './jobs/names.js';
-import { enqueuer, jobOptions, jobProcessor, type Enqueue, type JobRunnerDeps } from './jobs/runJob.js';
+import { bulkEnqueuer, enqueuer, jobOptions, jobProcessor, type Enqueue, type JobRunnerDeps } from './jobs/runJob.js';
 
 export interface PipelineOptions {
   sql: Sql;
@@ -60,7 +60,9 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     timeoutMs: options.firmenbuch.timeoutMs,
     onRequest: (e) => options.onUpstreamRequest?.({ upstream: 'firmenbuch', ...e }),
   });
-  const handlers = firmenbuchHandlers({ sql: options.sql, client, enqueue, log: options.log });
+  const handlers = firmenbuchHandlers({
+    sql: options.sql, client, enqueue, enqueueMany: bulkEnqueuer(queues, options.backoffDelayMs), log: options.log,
+  });
 
   const workers: Worker[] = [];
   if (options.work ?? true) {
@@ -120,6 +122,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       }
       for (const q of Object.values(queues)) await q.close();
       for (const c of connections) c.disconnect();
+      client.close();
     },
   };
 }

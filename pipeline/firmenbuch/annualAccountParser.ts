@@ -16,6 +16,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { KEY_FIGURES, emptyFigures, figureJsonKey } from '../../schemas/keyFigures.js';
 import type { FigureValues, KeyFigureDefinition } from '../../schemas/keyFigures.js';
 import { canonicalFnr, registerDate } from '../../schemas/identifiers.js';
+import { parseXmlFast, type FastXmlProfile } from './fastXml.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public types
@@ -137,6 +138,9 @@ const parser = new XMLParser({
   // The embedded PDF notes (JAb 4.0 `ANHANG`, base64 up to 20 MB) are never looked into.
   stopNodes: ['*.ANHANG'],
 });
+
+/** The same tree shape for the one-pass reader (fastXml.ts). */
+const FAST_PROFILE: FastXmlProfile = { arrays: true, stopNodes: new Set(['ANHANG']) };
 
 function isNode(v: XmlValue | undefined): v is XmlNode {
   return typeof v === 'object' && v !== null;
@@ -298,17 +302,20 @@ export function parseAnnualAccount(xml: string): ParsedAnnualAccount {
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
   if (text.trim() === '') throw new AnnualAccountParseError('empty input');
 
-  const validation = XMLValidator.validate(text);
-  if (validation !== true) {
-    const { code, msg, line, col } = validation.err;
-    throw new AnnualAccountParseError(`invalid XML (${code} at ${line}:${col ?? '?'}): ${msg}`);
-  }
-
-  let doc: XmlNode;
-  try {
-    doc = parser.parse(text) as XmlNode;
-  } catch (err) {
-    throw new AnnualAccountParseError(`invalid XML: ${(err as Error).message}`, { cause: err });
+  // One pass checks and reads the usual filing; anything outside its subset (or malformed) takes the
+  // validator and fast-xml-parser, whose verdict and messages stay the reference.
+  let doc = parseXmlFast(text, FAST_PROFILE) as XmlNode | null;
+  if (!doc) {
+    const validation = XMLValidator.validate(text);
+    if (validation !== true) {
+      const { code, msg, line, col } = validation.err;
+      throw new AnnualAccountParseError(`invalid XML (${code} at ${line}:${col ?? '?'}): ${msg}`);
+    }
+    try {
+      doc = parser.parse(text) as XmlNode;
+    } catch (err) {
+      throw new AnnualAccountParseError(`invalid XML: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   const rootNames = Object.keys(doc).filter((k) => !k.startsWith('?') && k !== TEXT_KEY);

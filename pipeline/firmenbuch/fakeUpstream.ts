@@ -25,7 +25,8 @@ import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { loadFirmenbuchCorpus, type CorpusCompany, type FirmenbuchCorpus } from './corpus.js';
-import type { CompanyChange, DocumentListing } from './registerParsers.js';
+import { parseXmlOrderedFast, type OrderedElement } from './fastXml.js';
+import type { CompanyChange, DocumentChange, DocumentListing } from './registerParsers.js';
 import { SUCHEFIRMA_MAX_HITS } from './registerParsers.js';
 import {
   FIRMENBUCH_OPERATIONS,
@@ -196,7 +197,25 @@ function toElement(node: OrderedNode, parentScope: ReadonlyMap<string, string>):
   return { ns: (prefix === 'xml' ? XML_NS : scope.get(prefix)) ?? null, name, qname, attrs, children };
 }
 
-function parseTree(xml: string): XElement | null {
+/** toElement for the one-pass reader's tree (fastXml.ts), which is fast-xml-parser's preserveOrder tree. */
+function fromOrdered(node: OrderedElement, parentScope: ReadonlyMap<string, string>): XElement {
+  const rawAttrs: Record<string, string> = {};
+  for (let a = 0; a < node.attrs.length; a += 2) rawAttrs[node.attrs[a]!] = node.attrs[a + 1]!;
+  const scope = scopeOf(parentScope, rawAttrs);
+  const [prefix, name] = splitQName(node.name);
+  const attrs: XAttr[] = Object.entries(rawAttrs)
+    .filter(([n]) => !isDeclaration(n))
+    .map(([n, value]) => {
+      const [p, local] = splitQName(n);
+      return { ns: p === '' ? null : p === 'xml' ? XML_NS : scope.get(p) ?? null, name: local, value };
+    });
+  const children = node.children.map((c) => (typeof c === 'string' ? c : fromOrdered(c, scope)));
+  return { ns: (prefix === 'xml' ? XML_NS : scope.get(prefix)) ?? null, name, qname: node.name, attrs, children };
+}
+
+/** The root element; `fast` is the one-pass reading when the caller has it (null: outside its subset). */
+function parseTree(xml: string, fast: OrderedElement | null = parseXmlOrderedFast(xml)): XElement | null {
+  if (fast) return fromOrdered(fast, new Map());
   const nodes = orderedParser.parse(xml) as OrderedNode[];
   for (const node of nodes) {
     const el = toElement(node, new Map());
@@ -493,9 +512,18 @@ function keySegments(key: string): { znr: string; pnr: string; fken: string; unr
   return { znr, pnr, fken, unr, dkz, urkid };
 }
 
+/** The first document-feed entry per KEY, built once per corpus (a scan per request grew with the corpus). */
+const feedEntries = new WeakMap<FirmenbuchCorpus, Map<string, DocumentChange>>();
+
 /** METADATEN/VON (the version entered the archive): the date the document feed lists it, else the filing date. */
 function archivedOn(corpus: FirmenbuchCorpus, listing: DocumentListing): string | null {
-  return corpus.documentChanges.find((c) => c.key === listing.key)?.executedOn ?? listing.filedOn;
+  let byKey = feedEntries.get(corpus);
+  if (!byKey) {
+    byKey = new Map();
+    for (const c of corpus.documentChanges) if (!byKey.has(c.key)) byKey.set(c.key, c);
+    feedEntries.set(corpus, byKey);
+  }
+  return byKey.get(listing.key)?.executedOn ?? listing.filedOn;
 }
 
 async function urkunde(ctx: Context, values: Map<string, string>): Promise<string> {
@@ -757,8 +785,11 @@ interface ParsedRequest {
 
 /** Null when the body is no SOAP envelope at all (SOAP forbids a DTD, so one is refused too). */
 function parseRequest(text: string): ParsedRequest | null {
-  if (/<!DOCTYPE/i.test(text) || XMLValidator.validate(text) !== true) return null;
-  const envelope = parseTree(text);
+  if (/<!DOCTYPE/i.test(text)) return null;
+  // The one-pass reader checks and reads the usual request; anything else goes through the validator.
+  const fast = parseXmlOrderedFast(text);
+  if (!fast && XMLValidator.validate(text) !== true) return null;
+  const envelope = parseTree(text, fast);
   const body = envelope ? soapBodyChild(envelope) : null;
   return body ? { version: body.version, root: body.child } : null;
 }

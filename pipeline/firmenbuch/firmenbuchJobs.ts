@@ -1,12 +1,22 @@
 // The Firmenbuch job handlers. Each is small and idempotent: it fetches one thing, stores it with its
-// change rows in one transaction, and enqueues the follow-up work with deterministic job ids.
+// change rows in one transaction, and enqueues the follow-up work with deterministic job ids. Stores
+// of jobs running at the same time share a transaction (group commit, ../jobs/groupCommit.ts); each
+// job still gets its own result or error.
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
-import type { Enqueue, JobHandlers } from '../jobs/runJob.js';
-import { storeCompanyExtract } from '../store/companyStore.js';
-import { storeAnnualAccount, storeDocumentContent, storeDocumentListings } from '../store/documentStore.js';
+import { GroupCommit } from '../jobs/groupCommit.js';
+import type { Enqueue, EnqueueMany, JobHandlers } from '../jobs/runJob.js';
+import { storeCompanyExtracts, type CompanyStoreItem, type CompanyStoreResult } from '../store/companyStore.js';
+import {
+  storeAnnualAccountsBatch,
+  storeDocumentContent,
+  storeDocumentListingsBatch,
+  type AnnualAccountBatchItem,
+  type DocumentListingsItem,
+  type DocumentStoreResult,
+} from '../store/documentStore.js';
 import { parseAnnualAccount } from './annualAccountParser.js';
 import { SEARCH_CAP, splitCappedTask } from './backfill.js';
 import { addDays, changeWindows } from './changeWindows.js';
@@ -21,8 +31,14 @@ export interface FirmenbuchJobDeps {
   sql: Sql;
   client: FirmenbuchClient;
   enqueue: Enqueue;
+  /** Bulk adds for fan-out (change windows, search hits); one `enqueue` per job without it. */
+  enqueueMany?: EnqueueMany;
   log: Logger;
 }
+
+/** Most stores of one kind in one transaction: bounds a batch's statement size and lock set. */
+const MAX_BATCH = 32;
+const MAX_FILING_BATCH_BYTES = 8_000_000;
 
 /** XML documents are encoded as their declaration says, ISO-8859-1 without one (HVD XSD documentation). */
 export function decodeXmlDocument(bytes: Buffer): string {
@@ -48,13 +64,28 @@ async function advanceWatermark(sql: Sql, feed: 'company' | 'document', to: stri
 
 export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
   const { sql, client, enqueue, log } = deps;
+  const enqueueAll: EnqueueMany = deps.enqueueMany ?? (async (key, payloads) => {
+    for (const payload of payloads) await enqueue(key, payload);
+  });
+  // Keyed by company: two stores of one company never share a transaction.
+  const companies = new GroupCommit<CompanyStoreItem, CompanyStoreResult>((items) => storeCompanyExtracts(sql, items), {
+    maxBatch: MAX_BATCH, key: (item) => item.extract.fnr,
+  });
+  const listings = new GroupCommit<DocumentListingsItem, DocumentStoreResult & { unfetched?: string[] }>(
+    (items) => storeDocumentListingsBatch(sql, items, { unfetchedOfType: ANNUAL_ACCOUNT_TYPE }),
+    { maxBatch: MAX_BATCH, key: (item) => item.fnr },
+  );
+  // Filings carry their bytes twice (document content, raw XML): a few large ones fill a batch.
+  const filings = new GroupCommit<AnnualAccountBatchItem, { changeIds: number[] } | null>((items) => storeAnnualAccountsBatch(sql, items), {
+    maxBatch: MAX_BATCH, key: (item) => item.fnr, size: (item) => item.rawXml.length + (item.content?.length ?? 0), maxSize: MAX_FILING_BATCH_BYTES,
+  });
   return {
     poll: async ({ feed }) => {
       const [state] = await sql<{ watermark: string | null }[]>`
         SELECT watermark FROM crawl_state WHERE source = 'firmenbuch' AND key = ${WATERMARK_KEY[feed]}`;
       const from = addDays(state?.watermark ?? addDays(today(), -1), -OVERLAP_DAYS);
       const windows = changeWindows(from, today());
-      for (const w of windows) await enqueue(feed === 'company' ? 'companyChanges' : 'documentChanges', w);
+      await enqueueAll(feed === 'company' ? 'companyChanges' : 'documentChanges', windows);
       return { windows: windows.length, from };
     },
 
@@ -65,18 +96,18 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
       if (result.hits.length >= SEARCH_CAP) {
         const children = splitCappedTask(task);
         if (children.length > 0) {
-          for (const child of children) await enqueue('backfill', child);
+          await enqueueAll('backfill', children);
           return { capped: true, split: children.length };
         }
         log.warn({ task }, 'backfill search still capped at 1000 hits after every split; the rest of this prefix is not reached');
       }
-      for (const hit of result.hits) await enqueue('company', { fnr: hit.fnr, vnr: null });
+      await enqueueAll('company', result.hits.map((hit) => ({ fnr: hit.fnr, vnr: null })));
       return { companies: result.hits.length };
     },
 
     companyChanges: async ({ from, to }) => {
       const result = await client.companyChanges(from, to);
-      for (const change of result.changes) await enqueue('company', { fnr: change.fnr, vnr: change.vnr });
+      await enqueueAll('company', result.changes.map((change) => ({ fnr: change.fnr, vnr: change.vnr })));
       await advanceWatermark(sql, 'company', to);
       return { changes: result.changes.length };
     },
@@ -88,7 +119,7 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
       for (const doc of result.documents) {
         if (doc.fnrDigits) fnrs.add(doc.fnrDigits + fnrCheckLetter(Number(doc.fnrDigits)));
       }
-      for (const fnr of fnrs) await enqueue('documentList', { fnr });
+      await enqueueAll('documentList', [...fnrs].map((fnr) => ({ fnr })));
       await advanceWatermark(sql, 'document', to);
       return { documents: result.documents.length, companies: fnrs.size };
     },
@@ -96,28 +127,37 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
     company: async ({ fnr, vnr }) => {
       const { extract } = await client.extract(fnr);
       if (extract.fnr !== fnr) log.warn({ requested: fnr, answered: extract.fnr }, 'register answered another FN');
-      const stored = await storeCompanyExtract(sql, extract, { vnr: vnr ?? null });
-      if (stored.action === 'created') await enqueue('documentList', { fnr: extract.fnr });
+      const stored = await companies.submit({ extract, vnr: vnr ?? null });
+      // A new company's documents are listed, unless a listing stored them lately (the document feed
+      // got there first): fetching the same list again would change nothing.
+      if (stored.action === 'created' && !stored.listedLately) await enqueue('documentList', { fnr: extract.fnr });
       return { action: stored.action, changedFields: stored.changedFields };
     },
 
     documentList: async ({ fnr }) => {
       const result = await client.listDocuments(fnr);
-      const listings = result.documents.filter((d) => d.fnr === null || d.fnr === fnr);
+      const relevant = result.documents.filter((d) => d.fnr === null || d.fnr === fnr);
       // Annual accounts are fetched eagerly (their figures feed the screener); other documents on demand.
       // The store reads the company's unfetched annual accounts in the round trip of its writes.
-      const stored = await storeDocumentListings(sql, fnr, listings, { unfetchedOfType: ANNUAL_ACCOUNT_TYPE });
+      const stored = await listings.submit({ fnr, listings: relevant });
       const pending = stored.unfetched ?? [];
-      for (const documentKey of pending) await enqueue('annualAccount', { fnr, documentKey });
+      await enqueueAll('annualAccount', pending.map((documentKey) => ({ fnr, documentKey })));
       return { created: stored.created.length, updated: stored.updated.length, toFetch: pending.length };
     },
 
     annualAccount: async ({ fnr, documentKey }) => {
       const doc = await client.document(documentKey);
       if (!doc.content) throw new UnrecoverableInputError(`document ${documentKey} came without content`);
-      const [meta] = await sql<{ contentType: string | null; filedOn: string | null }[]>`
-        SELECT content_type, to_char(filed_on, 'YYYY-MM-DD') AS filed_on FROM document WHERE document_key = ${documentKey}`;
-      const contentType = doc.contentType ?? meta?.contentType ?? (documentKey.endsWith('_PDF') ? 'application/pdf' : 'application/xml');
+      // The listing's content type and filing date are read only when the document does not name its
+      // type; otherwise the store takes the filing date from the document row in its own statement.
+      let filedOn: string | null | undefined;
+      let contentType = doc.contentType;
+      if (!contentType) {
+        const [meta] = await sql<{ contentType: string | null; filedOn: string | null }[]>`
+          SELECT content_type, to_char(filed_on, 'YYYY-MM-DD') AS filed_on FROM document WHERE document_key = ${documentKey}`;
+        contentType = meta?.contentType ?? (documentKey.endsWith('_PDF') ? 'application/pdf' : 'application/xml');
+        filedOn = meta?.filedOn ?? null;
+      }
       if (contentType.includes('pdf')) {
         // Loaded on the first PDF only: pdf.js is large (about 150 MB more RSS under tsx) and most
         // annual accounts are XML.
@@ -138,9 +178,8 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
       }
       let stored;
       try {
-        stored = await storeAnnualAccount(sql, {
-          documentKey, fnr, parsed, rawXml: xml, filedOn: meta?.filedOn ?? null, parserVersion: ANNUAL_ACCOUNT_PARSER_VERSION,
-          content: doc.content,
+        stored = await filings.submit({
+          documentKey, fnr, parsed, rawXml: xml, filedOn, parserVersion: ANNUAL_ACCOUNT_PARSER_VERSION, content: doc.content,
         });
       } catch (err) {
         await storeDocumentContent(sql, documentKey, doc.content, null).catch(() => undefined);

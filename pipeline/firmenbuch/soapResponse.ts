@@ -6,6 +6,7 @@
 // prefix, and the content below it is read by local names only.
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseXmlFast, type FastXmlProfile } from './fastXml.js';
 import {
   FIRMENBUCH_OPERATIONS,
   SOAP_11_ENVELOPE_NS,
@@ -52,6 +53,9 @@ const REPEATING = new Set([
 
 /** Base64 documents can be tens of MB: kept as raw text, skipping entity processing (30x faster). */
 const STOP_NODES = ['*.CONTENT'];
+
+/** The same tree shape for the one-pass reader (fastXml.ts). */
+const FAST_PROFILE: FastXmlProfile = { arrays: REPEATING, stopNodes: new Set(['CONTENT']) };
 
 const parser = new XMLParser({
   removeNSPrefix: true,
@@ -332,8 +336,7 @@ function validateXml(xml: string): void {
   }
 }
 
-function parseTree(xml: string, child: BodyChild): XmlElement | null {
-  const tree = parser.parse(xml) as XmlElement;
+function bodyChild(tree: XmlElement, child: BodyChild): XmlElement | null {
   const body = childElement(childElement(tree, 'Envelope'), 'Body');
   return childElement(body, child.localName);
 }
@@ -344,9 +347,20 @@ function parseTree(xml: string, child: BodyChild): XmlElement | null {
  */
 export function parseSoapResponse(xml: string): FirmenbuchResponse {
   const text = xml.replace(/^\uFEFF/, '').trimStart();
-  validateXml(text);
-  const child = findBodyChild(text);
-  const root = parseTree(text, child);
+  // One pass checks and reads the usual response; anything outside its subset (or malformed) takes the
+  // validator and fast-xml-parser, which decide as before.
+  const fast = text.startsWith('<') ? (parseXmlFast(text, FAST_PROFILE) as XmlElement | null) : null;
+  let child: BodyChild;
+  let tree: XmlElement;
+  if (fast) {
+    child = findBodyChild(text);
+    tree = fast;
+  } else {
+    validateXml(text);
+    child = findBodyChild(text);
+    tree = parser.parse(text) as XmlElement;
+  }
+  const root = bodyChild(tree, child);
   if (!root) throw new FirmenbuchResponseParseError('unexpectedContent', `Body child ${child.localName} could not be read`, text);
   const envNs = child.soapVersion === '1.2' ? SOAP_12_ENVELOPE_NS : SOAP_11_ENVELOPE_NS;
   if (child.localName === 'Fault' && child.namespace === envNs) throw faultError(root, child.soapVersion);

@@ -8,6 +8,8 @@ import { JOB_BY_NAME, JOBS, type JobKey, type JobPayload } from './names.js';
 
 export type JobHandlers = { [K in JobKey]: (payload: JobPayload<K>, job: Job) => Promise<unknown> };
 export type Enqueue = <K extends JobKey>(key: K, payload: JobPayload<K>) => Promise<void>;
+/** Several jobs of one kind in one round trip to Redis (a change window fans out to hundreds). */
+export type EnqueueMany = <K extends JobKey>(key: K, payloads: Array<JobPayload<K>>) => Promise<void>;
 
 /** Raw inputs larger than this are cut when stored on a failed job (the full bytes stay in Postgres). */
 const MAX_STORED_INPUT = 2_000_000;
@@ -80,5 +82,18 @@ export function enqueuer(queues: Record<string, Queue>, backoffDelayMs?: number)
     const def = JOBS[key];
     const data = def.payload.parse(payload);
     await queues[def.queue]!.add(def.name, data, { ...opts, jobId: (def.jobId as (p: unknown) => string)(data) });
+  };
+}
+
+/** Bulk adds with the same options and deterministic ids as `enqueuer`: a job already there is not added again. */
+export function bulkEnqueuer(queues: Record<string, Queue>, backoffDelayMs?: number): EnqueueMany {
+  const opts = jobOptions(backoffDelayMs);
+  return async (key, payloads) => {
+    const def = JOBS[key];
+    const jobs = payloads.map((payload) => {
+      const data = def.payload.parse(payload);
+      return { name: def.name, data, opts: { ...opts, jobId: (def.jobId as (p: unknown) => string)(data) } };
+    });
+    for (let i = 0; i < jobs.length; i += 1000) await queues[def.queue]!.addBulk(jobs.slice(i, i + 1000));
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import {
@@ -27,6 +27,7 @@ import {
   parseSoapResponse,
 } from '../../pipeline/firmenbuch/soapResponse.js';
 import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
+import { parseXmlFast, parseXmlOrderedFast } from '../../pipeline/firmenbuch/fastXml.js';
 import {
   parseSucheFirma,
   parseSucheUrkunde,
@@ -401,5 +402,115 @@ describe('large documents', () => {
     expect(root['@_STICHTAG']).toBe('2025-03-03');
     expect(childText(root, 'METADATEN')).toBeNull();
     expect(Object.keys(root).some((k) => k.includes(':'))).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The one-pass reader (fastXml.ts) against the validator + fast-xml-parser it stands in for: whatever
+// it accepts must be well-formed and read exactly (key order included) as fast-xml-parser reads it.
+
+describe('one-pass XML reader', () => {
+  const REPEATING = new Set(['FUN', 'PER', 'VOLLZ', 'EUID', 'BEZEICHNUNG', 'STELLE', 'TEXT', 'ERGEBNIS', 'NAME', 'Text']);
+  const base = {
+    removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: '@_', textNodeName: '#text', parseTagValue: false,
+    parseAttributeValue: false, trimValues: true, ignoreDeclaration: true, ignorePiTags: true,
+  };
+  const profiles = [
+    {
+      profile: { arrays: REPEATING, stopNodes: new Set(['CONTENT']) },
+      reference: new XMLParser({ ...base, stopNodes: ['*.CONTENT'], isArray: (n: string, _p: unknown, _l: boolean, a: boolean) => !a && REPEATING.has(n) }),
+    },
+    {
+      profile: { arrays: true as const, stopNodes: new Set(['ANHANG']) },
+      reference: new XMLParser({ ...base, jPath: false, stopNodes: ['*.ANHANG'], isArray: (_n: string, _p: unknown, _l: boolean, a: boolean) => !a }),
+    },
+  ];
+  const ordered = new XMLParser({
+    preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false,
+    trimValues: false, ignoreDeclaration: true, ignorePiTags: true,
+  });
+  type OrderedNode = Record<string, unknown>;
+  const fromReference = (node: OrderedNode): unknown => {
+    if ('#text' in node) return String(node['#text']);
+    const name = Object.keys(node).find((k) => k !== ':@')!;
+    return { name, attrs: Object.entries((node[':@'] ?? {}) as Record<string, string>).flat(), children: ((node[name] ?? []) as OrderedNode[]).map(fromReference) };
+  };
+
+  /** Accepted documents are well-formed and read as fast-xml-parser reads them; returns whether it was accepted. */
+  const check = (xml: string): boolean => {
+    let accepted = false;
+    for (const { profile, reference } of profiles) {
+      const fast = parseXmlFast(xml, profile);
+      if (fast === null) continue;
+      accepted = true;
+      expect(XMLValidator.validate(xml), xml.slice(0, 200)).toBe(true);
+      expect(JSON.stringify(fast), xml.slice(0, 200)).toBe(JSON.stringify(reference.parse(xml)));
+      expect(fast).toStrictEqual(reference.parse(xml));
+    }
+    const tree = parseXmlOrderedFast(xml);
+    if (tree !== null) {
+      expect(XMLValidator.validate(xml)).toBe(true);
+      const root = (ordered.parse(xml) as OrderedNode[]).map(fromReference).find((n) => typeof n !== 'string');
+      expect(tree, xml.slice(0, 200)).toStrictEqual(root);
+    }
+    return accepted;
+  };
+
+  const root = new URL('../../fixtures/', import.meta.url);
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.xml')).sort();
+  const documents = files.map((f) => ({ file: f, xml: readFileSync(new URL(f, root), 'latin1') }));
+
+  it('reads every fixture as fast-xml-parser does; only the malformed ones are left to it', () => {
+    expect(documents.length).toBeGreaterThan(50);
+    const left = documents.filter(({ xml }) => !check(xml)).map(({ file }) => file);
+    expect(left.every((f) => f.includes('malformed'))).toBe(true);
+  });
+
+  it.each([
+    ['entities', '<a b=" 1 &amp; 2 " c=\'&lt;x&gt;\'>x &amp; y &quot;&apos;</a>'],
+    ['text around children and comments', '<a> x <b/> y <!-- c --> z </a>'],
+    ['text joined across a comment', '<a>x<!--c-->y</a>'],
+    ['repeated and single children', '<a><b>1</b>t<b>2</b><c x="1"/><TEXT>u</TEXT></a>'],
+    ['namespaces and xml:lang', '<a xmlns="u" xmlns:p="v"><p:b p:x="1" xml:lang="de">t</p:b></a>'],
+    ['stop nodes', '<a><CONTENT x="1">  AAAA </CONTENT><ANHANG/><p:CONTENT xmlns:p="q"></p:CONTENT></a>'],
+    ['CRLF and a declaration', '<?xml version="1.0" encoding="UTF-8"?>\r\n<a>\r\n <b>1</b>\r\n</a>\r\n'],
+    ['two prefixes for one attribute name', '<a p:x="1" q:x="2"/>'],
+  ])('reads %s like fast-xml-parser', (_label, xml) => {
+    expect(check(xml)).toBe(true);
+  });
+
+  it.each([
+    ['a numeric character reference', '<a>&#228;</a>'],
+    ['CDATA', '<a><![CDATA[x]]></a>'],
+    ['a DOCTYPE', '<!DOCTYPE a><a/>'],
+    ['a repeated attribute', '<a x="1" x="2"/>'],
+    ['a bare ampersand', '<a>a & b</a>'],
+    ['mismatched tags', '<a><b></a></b>'],
+    ['two roots', '<a/><a/>'],
+    ['text after the root', '<a/>x'],
+    ['markup inside a stop node', '<a><CONTENT><x/></CONTENT><ANHANG><x/></ANHANG></a>'],
+    ['a prototype member as a name', '<a><constructor>1</constructor></a>'],
+  ])('leaves %s to the validator and fast-xml-parser', (_label, xml) => {
+    expect(check(xml)).toBe(false);
+  });
+
+  it('never accepts what the validator rejects, nor reads differently, under random edits', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const pieces = ['<', '>', '/', '&', ';', '"', "'", '=', ' ', '\n', '\r', ':', '!', '?', '-', 'a', '&amp;', '&#1;', '<!--', '-->', '<![CDATA[', ']]>', '</', '/>', ' q:b="1"'];
+    const small = documents.filter(({ xml }) => xml.length < 20_000);
+    let accepted = 0;
+    for (let n = 0; n < 600; n++) {
+      let xml = small[Math.floor(random() * small.length)]!.xml;
+      for (let edits = 1 + Math.floor(random() * 3); edits > 0; edits--) {
+        const at = Math.floor(random() * xml.length);
+        const op = random();
+        if (op < 0.4) xml = xml.slice(0, at) + xml.slice(at + 1 + Math.floor(random() * 3));
+        else if (op < 0.85) xml = xml.slice(0, at) + pieces[Math.floor(random() * pieces.length)]! + xml.slice(at);
+        else xml = xml.slice(0, at);
+      }
+      if (check(xml)) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(50);
   });
 });
