@@ -409,7 +409,11 @@ export class ScreenerColumns {
         const row = slotRow[slot]!;
         if (row < 0 || (!anyRow && !attributes(row))) continue;
         total++;
-        if (k > 0) consider(row, slot);
+        if (k === 0) continue;
+        // The common case once the page is full, decided here without a call.
+        const s = sortColumn![slot]!;
+        if (full && s === s && (s - worst) * sign > 0) continue;
+        consider(row, slot);
       }
     } else {
       for (let row = 0; row < this.size; row++) {
