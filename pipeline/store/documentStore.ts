@@ -109,52 +109,8 @@ export interface AnnualAccountInput {
  * a business change for the company whose figures it changes. Returns null when nothing changed.
  */
 export async function storeAnnualAccount(sql: Sql, input: AnnualAccountInput): Promise<{ changeIds: number[] } | null> {
-  const p = input.parsed;
-  // jsonb numbers are Postgres numerics: exact, and compared by value (1.50 = 1.5). The object is
-  // written as JSON text from the parser's decimal strings, so no value passes through a float.
-  for (const [key, value] of Object.entries(p.figures)) {
-    if (value !== null && !/^-?\d+(\.\d+)?$/.test(value)) throw new Error(`figure ${key} is not a decimal: ${value}`);
-  }
-  const figuresJson = `{${Object.entries(p.figures).map(([k, v]) => `${JSON.stringify(k)}:${v ?? 'null'}`).join(',')}}`;
-  const content = input.content;
-  return sql.begin(async (tx) => {
-    // Statements that do not depend on each other's results are pipelined (sent together, in order).
-    const [, [before]] = await Promise.all([
-      content
-        ? tx`
-            UPDATE document SET content = ${content}, text_content = ${null}, content_fetched_at = now(),
-                   size_bytes = coalesce(size_bytes, ${content.length})
-             WHERE document_key = ${input.documentKey}`
-        : undefined,
-      tx<{ same: boolean }[]>`
-        SELECT figures = ${figuresJson}::text::jsonb AND document_date IS NOT DISTINCT FROM ${p.documentDate}::date AS same
-          FROM annual_account WHERE document_key = ${input.documentKey} FOR UPDATE`,
-    ]);
-    if (before?.same) {
-      await tx`UPDATE annual_account SET raw_xml = ${input.rawXml}, parser_version = ${input.parserVersion} WHERE document_key = ${input.documentKey}`;
-      return null;
-    }
-    const [, [latest]] = await Promise.all([tx`
-      INSERT INTO annual_account (document_key, fnr, document_date, fiscal_year_start, fiscal_year_end, currency, unit, unit_factor,
-                                  size_class, format, pnl_method, kind, filed_on, has_positions, figures, warnings, raw_xml,
-                                  parser_version, parsed_at)
-      VALUES (${input.documentKey}, ${input.fnr}, ${p.documentDate}, ${p.fiscalYearStart}, ${p.fiscalYearEnd}, ${p.currency}, ${p.unit},
-              ${p.unitFactor}, ${p.sizeClass}, ${p.format}, ${p.pnlMethod}, ${p.kind}, ${input.filedOn}, ${p.hasPositions},
-              ${figuresJson}::text::jsonb, ${p.warnings}, ${input.rawXml}, ${input.parserVersion}, now())
-      ON CONFLICT (document_key) DO UPDATE SET
-        document_date = EXCLUDED.document_date, fiscal_year_start = EXCLUDED.fiscal_year_start,
-        fiscal_year_end = EXCLUDED.fiscal_year_end, currency = EXCLUDED.currency, unit = EXCLUDED.unit,
-        unit_factor = EXCLUDED.unit_factor, size_class = EXCLUDED.size_class, format = EXCLUDED.format,
-        pnl_method = EXCLUDED.pnl_method, kind = EXCLUDED.kind, filed_on = EXCLUDED.filed_on,
-        has_positions = EXCLUDED.has_positions, figures = EXCLUDED.figures, warnings = EXCLUDED.warnings,
-        raw_xml = EXCLUDED.raw_xml, parser_version = EXCLUDED.parser_version, parsed_at = now()`,
-    tx<{ documentKey: string }[]>`
-      SELECT document_key FROM annual_account WHERE fnr = ${input.fnr}
-       ORDER BY document_date DESC NULLS LAST, document_key DESC LIMIT 1`]);
-    const fields = latest?.documentKey === input.documentKey ? ['latestKeyFigures', 'parsedJahresabschluesse'] : ['parsedJahresabschluesse'];
-    const changeIds = await recordChanges(tx, [{ type: 'business', fnr: input.fnr, action: 'updated', changedFields: fields }]);
-    return { changeIds };
-  });
+  // The batch writer with one item: one set of statements for both paths.
+  return (await annualAccountBatch(sql, [input], [figuresJsonOf(input.parsed)]))[0]!;
 }
 
 // ---------------------------------------------------------------------------------------------------
