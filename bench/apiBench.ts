@@ -32,18 +32,17 @@
 // Latencies are recorded per response from autocannon's events (float milliseconds); its own
 // histogram rounds to whole milliseconds. With --json the figures are one JSON object on the last
 // line. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the API processes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
-import type { ColumnarSearch } from '../indexer/search/columnar/columnarSearch.js';
+import { benchServerNodeArgs, spawnBenchServer, type BenchServer } from './benchServer.js';
 import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { indexOnce, rebuildReadModel } from '../indexer/indexer.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
@@ -90,7 +89,7 @@ async function serve(args: { db: string; redis: string; prefix: string; mode: Mo
   // The search backend `npm start` builds (screener columns on by default), loaded before READY.
   const config = loadConfig();
   const search = createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
-  if ('ready' in search) await (search as ColumnarSearch).ready;
+  await search.ready;
   const api = await startApi({
     sql, log, port: 0, host: '127.0.0.1', search,
     access: redis ? { redis, redisPrefix: args.prefix, burstLimit: 1_000_000_000 } : { bypassForBenchmarkOnly: true },
@@ -153,22 +152,9 @@ function load(base: string, paths: readonly string[], keys: string[], connection
   });
 }
 
-async function startServer(mode: Mode, db: string, redis: string, prefix: string, pool: number): Promise<{ port: number; child: ChildProcess }> {
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve', '--mode', mode, '--db', db, '--redis', redis, '--prefix', prefix, '--pool', String(pool)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    lines.on('line', (line) => {
-      const m = /^READY (\d+)$/.exec(line);
-      if (m) resolve(Number(m[1]));
-    });
-  });
-  return { port, child };
+function startServer(mode: Mode, db: string, redis: string, prefix: string, pool: number): Promise<BenchServer> {
+  return spawnBenchServer(new URL(import.meta.url).pathname,
+    ['--serve', '--mode', mode, '--db', db, '--redis', redis, '--prefix', prefix, '--pool', String(pool)], benchServerNodeArgs());
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -306,7 +292,7 @@ async function drive(options: DriveOptions): Promise<void> {
   const paths: PerEndpoint<string[]> = { catalogue: [CATALOGUE_PATH], profile: fnrs.map((fnr) => PROFILE_PATH + fnr), screener: [SCREENER_PATH] };
   const rounds: Round[] = [];
   let responses: Responses | undefined;
-  const servers: Partial<PerMode<{ port: number; child: ChildProcess }>> = {};
+  const servers: Partial<PerMode<BenchServer>> = {};
   try {
     for (const mode of MODES) servers[mode] = await startServer(mode, setup.db, setup.redis, setup.prefix, options.pool);
     const base = (mode: Mode) => `http://127.0.0.1:${servers[mode]!.port}`;

@@ -15,16 +15,14 @@
 // store code paths, not fsync latency.
 //
 // With --json the figures are one JSON object on the last stdout line; progress goes to stderr.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
 import { rebuildReadModel } from '../indexer/indexer.js';
-import type { ColumnarSearch } from '../indexer/search/columnar/columnarSearch.js';
 import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
 import type { CompanyExtract } from '../pipeline/firmenbuch/extractParser.js';
@@ -37,6 +35,7 @@ import { migrate } from '../runtime/migrate.js';
 import { ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
 import { KEY_FIGURES, figureColumn, figureParam, type KeyFigureDefinition } from '../schemas/keyFigures.js';
 import { dropDatabase } from '../test/helpers/testDatabase.js';
+import { benchServerNodeArgs, spawnBenchServer, type BenchServer } from './benchServer.js';
 import { digitsOf, fnrOf, normal, pick, rng, syntheticCompany, type Catalogue, type Rand, type SyntheticCompany } from './syntheticCompanies.js';
 
 const BENCH_DATABASE = 'companydata_bench_read';
@@ -64,7 +63,7 @@ async function serve(args: { db: string; redis: string; prefix: string }): Promi
   // production API would finish loading before its readiness check passes.
   const search = createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
   const loadStarted = performance.now();
-  if ('ready' in search) await (search as ColumnarSearch).ready;
+  await search.ready;
   process.stderr.write(`  API search: ${config.SCREENER_COLUMNS ? `screener columns loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s` : 'SQL only'}\n`);
   const api = await startApi({ sql, log, port: 0, host: '127.0.0.1', search, access: { redis, redisPrefix: args.prefix, burstLimit: 1_000_000_000 } });
   console.log(`READY ${new URL(api.baseUrl).port}`);
@@ -77,22 +76,10 @@ async function serve(args: { db: string; redis: string; prefix: string }): Promi
   });
 }
 
-async function startServer(db: string, redis: string, prefix: string): Promise<{ port: number; child: ChildProcess }> {
+function startServer(db: string, redis: string, prefix: string): Promise<BenchServer> {
   // The API runs as README recommends for the Postgres backend: a capped heap makes V8 collect before
   // it grows (measured at 640k: 407 MB RSS capped vs 710 MB uncapped, latencies ~15% higher).
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? API_NODE_ARGS).split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve', '--db', db, '--redis', redis, '--prefix', prefix], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench API exited with ${code}`)));
-    lines.on('line', (line) => {
-      const m = /^READY (\d+)$/.exec(line);
-      if (m) resolve(Number(m[1]));
-    });
-  });
-  return { port, child };
+  return spawnBenchServer(new URL(import.meta.url).pathname, ['--serve', '--db', db, '--redis', redis, '--prefix', prefix], benchServerNodeArgs(API_NODE_ARGS));
 }
 
 /** VmRSS and VmHWM (peak) of a process in MB. */

@@ -31,6 +31,8 @@ export interface SearchBackend {
   /** A page of matches and the exact total (rows empty when countOnly). */
   screener(query: ScreenerQuery, options?: { countOnly?: boolean }): Promise<ScreenerResult>;
   count(query: ScreenerQuery): Promise<number>;
+  /** Resolves once background loading is done (the screener columns); absent where there is none. */
+  readonly ready?: Promise<void>;
   /** Stops background work (the screener columns' sync), where there is any. */
   close?(): Promise<void>;
 }
