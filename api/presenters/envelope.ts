@@ -11,3 +11,12 @@ export interface ListEnvelope<T> {
 export function presentPage<T>(data: T[], page: number, pageSize: number, totalRecords: number): ListEnvelope<T> {
   return { data, pageNumber: page, pageSize, totalRecords, totalPages: Math.ceil(totalRecords / pageSize) };
 }
+
+/** presentPage's JSON around `data`, the data array already as JSON (UTF-8). */
+export function presentPageJson(data: Uint8Array, page: number, pageSize: number, totalRecords: number): Buffer {
+  return Buffer.concat([
+    Buffer.from('{"data":'),
+    data,
+    Buffer.from(`,"pageNumber":${page},"pageSize":${pageSize},"totalRecords":${totalRecords},"totalPages":${Math.ceil(totalRecords / pageSize)}}`),
+  ]);
+}

@@ -3,7 +3,7 @@ import type { Sql } from '../../runtime/db.js';
 import { figuresFromColumns } from '../../schemas/figureRecords.js';
 import { buildCountQuery, buildPageQuery } from './postgresScreenerQuery.js';
 import type { ScreenerQuery } from './screenerFilters.js';
-import type { ScreenerRow, SearchBackend } from './searchBackend.js';
+import { resultFromRows, type ScreenerRow, type SearchBackend } from './searchBackend.js';
 
 
 type RawRow = Record<string, unknown>;
@@ -39,10 +39,10 @@ export function postgresSearch(sql: Sql): SearchBackend {
     name: 'postgres',
     count,
     screener: async (query, options = {}) => {
-      if (options.countOnly) return { rows: [], total: await count(query) };
+      if (options.countOnly) return resultFromRows([], await count(query));
       const page = buildPageQuery(query);
       const [rows, total] = await Promise.all([sql.unsafe<RawRow[]>(page.text, page.values as never[]), count(query)]);
-      return { rows: rows.map(toScreenerRow), total };
+      return resultFromRows(rows.map(toScreenerRow), total);
     },
   };
 }

@@ -1,29 +1,24 @@
 // One search interface, two backends: Postgres (default) and Elasticsearch (when ELASTICSEARCH_URL is
 // set). Both answer the same ScreenerQuery with the same rows in the same order.
+import { presentScreenerRow, type PresentedScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
 import type { ScreenerQuery } from './screenerFilters.js';
 
-/** One screener hit: the read model's row with the latest filing's figures (decimal strings). */
-export interface ScreenerRow {
-  fnr: string;
-  name: string;
-  legalFormCode: string | null;
-  legalFormText: string | null;
-  courtCode: string | null;
-  courtText: string | null;
-  city: string | null;
-  zipCode: string | null;
-  isActive: boolean;
-  isScheinunternehmen: boolean;
-  hasEdikt: boolean;
-  documentKey: string | null;
-  documentDate: string | null;
-  /** JSON key -> decimal string, or null when the latest filing does not report it. */
-  figures: Record<string, string | null>;
+export type { ScreenerRow } from '../../schemas/screenerRecords.js';
+
+/** A screener page: its exact total, the page's fnrs in order, and its rows as the API presents them. */
+export interface ScreenerResult {
+  total: number;
+  fnrs: string[];
+  /** The rows as objects (schemas/screenerRecords.ts). */
+  presented(): PresentedScreenerRow[];
+  /** The same rows as one JSON array in UTF-8: what the screener route sends. */
+  json(): Buffer;
 }
 
-export interface ScreenerResult {
-  rows: ScreenerRow[];
-  total: number;
+/** A page of rows read from a store (Postgres, Elasticsearch). */
+export function resultFromRows(rows: ScreenerRow[], total: number): ScreenerResult {
+  const presented = () => rows.map(presentScreenerRow);
+  return { total, fnrs: rows.map((r) => r.fnr), presented, json: () => Buffer.from(JSON.stringify(presented()), 'utf8') };
 }
 
 export interface SearchBackend {

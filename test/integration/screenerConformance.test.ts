@@ -116,7 +116,7 @@ for (const backend of backends) {
         const input = screenerFilters.strict().parse(c.params);
         const query = toScreenerQuery(input, { page: 1, pageSize: 100 }, input.oenaceCode ? oenaceEdv(input.oenaceCode) : undefined);
         const result = await search.screener(query);
-        const fnrs = result.rows.map((r) => r.fnr);
+        const fnrs = [...result.fnrs];
         const expected = c.expect.map(seedFnr);
         if (c.ordered) expect(fnrs).toEqual(expected);
         else expect(fnrs.sort()).toEqual(expected.sort());
@@ -130,7 +130,7 @@ for (const backend of backends) {
       const all: string[] = [];
       for (let page = 1; page <= 4; page++) {
         const result = await search.screener(toScreenerQuery(input, { page, pageSize: 2 }));
-        all.push(...result.rows.map((r) => r.fnr));
+        all.push(...result.fnrs);
         expect(result.total).toBe(COMPANIES.length);
       }
       expect(all).toEqual([1002, 34853, 1001, 1006, 1004, 1003, 1005].map(seedFnr));
@@ -138,13 +138,16 @@ for (const backend of backends) {
 
     it('returns the figures with their documentDate, null staying null', async () => {
       const result = await search.screener(toScreenerQuery(screenerFilters.parse({ fnr: '1006' + seedFnr(1006).slice(-1) }), { page: 1, pageSize: 10 }));
-      expect(result.rows[0]).toMatchObject({ fnr: seedFnr(1006), documentDate: '2024-12-31' });
-      expect(result.rows[0]!.figures).toMatchObject({ umsatzerloese: '250000', jahresueberschuss: '-120000.75', bilanzSumme: '90000', employees: null });
+      const [row] = result.presented();
+      expect(row).toMatchObject({ fnr: seedFnr(1006), keyFigures: { documentDate: '2024-12-31' } });
+      expect(row!.keyFigures).toMatchObject({ umsatzerloese: 250000, jahresueberschuss: -120000.75, bilanzSumme: 90000, employees: null });
     });
 
     it('answers countOnly with the total and no rows', async () => {
       const result = await search.screener(toScreenerQuery(screenerFilters.parse({ city: 'Wien' }), { page: 1, pageSize: 10 }), { countOnly: true });
-      expect(result).toEqual({ rows: [], total: 3 });
+      expect(result.total).toBe(3);
+      expect(result.fnrs).toEqual([]);
+      expect(result.json().toString()).toBe('[]');
     });
   });
 }

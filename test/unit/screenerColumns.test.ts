@@ -20,7 +20,8 @@ function row(fnr: string, values: Partial<Record<'revenue' | 'total', string>>, 
   if (values.total !== undefined) figures[indexOf(TOTAL)] = values.total;
   return {
     fnr, cityNorm: 'wien', zipCode: '1010', courtCode: '007', legalFormCode: 'GES', oenacePaths: [], tradeKeys: [],
-    isActive: true, isScheinunternehmen: false, figures, ...extra,
+    isActive: true, isScheinunternehmen: false, figures, name: `Firma ${fnr}`, legalFormText: 'GmbH', courtText: 'HG Wien', city: 'Wien',
+    hasEdikt: false, hasFiling: values.revenue !== undefined || values.total !== undefined, documentDate: '2024-12-31', ...extra,
   };
 }
 
@@ -35,8 +36,8 @@ describe('screener columns', () => {
   columns.upsert(row('2e', { total: '-5.5' }, { isScheinunternehmen: true }));
 
   it('sorts by a figure with ties by fnr and companies without it last, by fnr, in both directions', () => {
-    expect(columns.query(query({ orderBy: REVENUE, descending: true }))).toEqual({ total: 5, fnrs: ['4c', '5a', '3b', '1d', '2e'] });
-    expect(columns.query(query({ orderBy: REVENUE }))).toEqual({ total: 5, fnrs: ['3b', '4c', '5a', '1d', '2e'] });
+    expect(columns.query(query({ orderBy: REVENUE, descending: true }))).toMatchObject({ total: 5, fnrs: ['4c', '5a', '3b', '1d', '2e'] });
+    expect(columns.query(query({ orderBy: REVENUE }))).toMatchObject({ total: 5, fnrs: ['3b', '4c', '5a', '1d', '2e'] });
   });
 
   it('pages through the order without gaps or repeats', () => {

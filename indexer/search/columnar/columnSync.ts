@@ -16,6 +16,7 @@ const SYNC_BATCH = 5_000;
 
 const SELECT_COLUMNS = [
   'fnr', 'city_norm', 'zip_code', 'court_code', 'legal_form_code', 'oenace_paths', 'trade_keys', 'is_active', 'is_scheinunternehmen',
+  'name', 'legal_form_text', 'court_text', 'city', 'has_edikt', 'document_key IS NOT NULL AS has_filing', `to_char(document_date, 'YYYY-MM-DD') AS document_date`,
 ].join(', ');
 // The figures as one comma-separated text (a null is an empty field): one value to decode per row
 // instead of 47 numerics. Not a text[]: the driver reads a NULL element of one as the string "NULL".

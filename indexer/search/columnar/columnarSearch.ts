@@ -1,30 +1,17 @@
-// The Postgres backend with the in-memory screener columns in front: totals and page order of a
-// supported query come from the columns, the page's rows from the read model by fnr. Anything the
+// The Postgres backend with the in-memory screener columns in front: a supported query with a figure
+// sort is answered from the columns alone (total, order and the page's JSON); without a sort, the
+// total comes from the columns and the name-ordered page from Postgres' name index. Anything the
 // columns do not answer exactly (name search, fnr, over-precise numbers) and everything before the
 // first load goes to the plain Postgres backend, so answers are the same either way
 // (test/integration/screenerConformance.test.ts runs the suite against both).
 import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { KEY_FIGURES, figureColumn } from '../../../schemas/keyFigures.js';
-import { READ_MODEL } from '../../companySearchTable.js';
-import { RESULT_COLUMNS, buildPageQuery } from '../postgresScreenerQuery.js';
+import type { PresentedScreenerRow } from '../../../schemas/screenerRecords.js';
+import { buildPageQuery } from '../postgresScreenerQuery.js';
 import { postgresSearch, toScreenerRow } from '../postgresSearch.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
-import type { ScreenerResult, SearchBackend } from '../searchBackend.js';
+import { resultFromRows, type ScreenerResult, type SearchBackend } from '../searchBackend.js';
 import { loadColumns, syncColumns, type LoadedColumns } from './columnSync.js';
-
-const FIGURE_COLUMNS = KEY_FIGURES.map((f) => figureColumn(f));
-const CAMEL_FIGURE_COLUMNS = FIGURE_COLUMNS.map((c) => c.replace(/_([a-z])/g, (_m, x: string) => x.toUpperCase()));
-const ROWS_BY_FNR = `SELECT ${RESULT_COLUMNS.filter((c) => !FIGURE_COLUMNS.includes(c)).join(', ')},
-       array_to_string(ARRAY[${FIGURE_COLUMNS.join(', ')}]::text[], ',', '') AS figures_text
-  FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`;
-
-/** Puts the delimited figures back as the read model's columns (a null is an empty field). */
-function withFigureColumns(row: Record<string, unknown>): Record<string, unknown> {
-  const values = (row.figuresText as string).split(',');
-  for (let i = 0; i < CAMEL_FIGURE_COLUMNS.length; i++) row[CAMEL_FIGURE_COLUMNS[i]!] = values[i] === '' ? null : values[i];
-  return row;
-}
 
 export interface ColumnarSearch extends SearchBackend {
   /** Resolves once the first load is done (or found no read model). */
@@ -83,18 +70,6 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
 
   const answerable = (query: ScreenerQuery) => (loaded && loaded.columns.supports(query) ? loaded : null);
 
-  const rowsByFnr = async (fnrs: string[]) => {
-    if (fnrs.length === 0) return [];
-    // Prepared (fixed text): planning against the read model's ~60 indexes costs ~3 ms a time. The
-    // figures come as one delimited text: decoding 47 numeric columns a row dominated a 1000-row page.
-    const raw = await sql.unsafe<Record<string, unknown>[]>(ROWS_BY_FNR, [fnrs], { prepare: true });
-    const byFnr = new Map(raw.map((r) => [r.fnr as string, r]));
-    return fnrs.flatMap((fnr) => {
-      const r = byFnr.get(fnr);
-      return r ? [toScreenerRow(withFigureColumns(r))] : [];
-    });
-  };
-
   return {
     name: 'postgres',
     ready,
@@ -107,12 +82,16 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       const columns = answerable(query);
       if (!columns) return fallback.screener(query, opts);
       const answer = columns.columns.query(query, opts);
-      if (opts.countOnly) return { rows: [], total: answer.total };
-      if (query.orderBy) return { rows: await rowsByFnr(answer.fnrs), total: answer.total };
+      if (opts.countOnly) return resultFromRows([], answer.total);
+      if (query.orderBy) {
+        // Written now, from the columns as they are at this moment (a sync step could follow an await).
+        const json = columns.columns.json(answer.rows);
+        return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented: () => JSON.parse(json.toString('utf8')) as PresentedScreenerRow[] };
+      }
       // Name order (no figure sort) stays with Postgres' name index; only the total comes from here.
       const page = buildPageQuery(query);
       const rows = await sql.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]);
-      return { rows: rows.map(toScreenerRow), total: answer.total };
+      return resultFromRows(rows.map(toScreenerRow), answer.total);
     },
     close: async () => {
       closed = true;

@@ -2,7 +2,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { KEY_FIGURES, figureColumn, figureJsonKey } from '../../../schemas/keyFigures.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
-import type { ScreenerRow, SearchBackend } from '../searchBackend.js';
+import { resultFromRows, type ScreenerRow, type SearchBackend } from '../searchBackend.js';
 import { buildEsScreenerRequest } from './esScreenerQuery.js';
 import { INDEX_ALIAS } from './mapping.js';
 
@@ -40,13 +40,10 @@ export function elasticsearchSearch(client: Client, index = INDEX_ALIAS): Search
     name: 'elasticsearch',
     count,
     screener: async (query, options = {}) => {
-      if (options.countOnly) return { rows: [], total: await count(query) };
+      if (options.countOnly) return resultFromRows([], await count(query));
       const response = await client.search<Source>(buildEsScreenerRequest(query, index) as never);
       const total = response.hits.total;
-      return {
-        rows: response.hits.hits.map((h) => esHitToRow(h._source ?? {})),
-        total: typeof total === 'number' ? total : (total?.value ?? 0),
-      };
+      return resultFromRows(response.hits.hits.map((h) => esHitToRow(h._source ?? {})), typeof total === 'number' ? total : (total?.value ?? 0));
     },
   };
 }
