@@ -1,7 +1,8 @@
 // The change log's reading primitive never serves an id while a lower one may still commit, so a
 // consumer that keeps the highest id it has seen never misses a change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readChangePage, readChanges, recordChanges, safeChangeBound, SEEK_MIN_OFFSET, type ChangeType, type NewChange } from '../../pipeline/store/changeLog.js';
+import { presentChange } from '../../api/routes/changeFeeds.js';
+import { readChangePage, readChangePageJson, readChanges, recordChanges, safeChangeBound, SEEK_MIN_OFFSET, type ChangeType, type NewChange } from '../../pipeline/store/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import { insertChanges, insertRolledBack } from '../helpers/changeRows.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -33,6 +34,36 @@ async function insertInOpenTransaction(fnr: string) {
     },
   };
 }
+
+describe('feed entries written by Postgres (0013)', () => {
+  it('are presentChange of the stored rows, for every type, through the plain, filtered and deep paths', async () => {
+    const before = (await safeChangeBound(db.sql)) - 1;
+    await db.sql.begin((tx) => recordChanges(tx, [
+      { type: 'business', fnr: '8a', action: 'created', changedFields: ['name', 'addresses'], vnr: '004' },
+      { type: 'document', fnr: '8a', action: 'created', changedFields: [], documentKey: 'doc "x" \\ ü' },
+      { type: 'edikt', fnr: null, action: 'updated', changedFields: ['status'], ediktId: 'E-1', snapshot: { a: 1 } },
+      { type: 'trade', fnr: '8a', action: 'deleted', changedFields: [], gisaZahl: '123456784' },
+      { type: 'business', fnr: '9b', action: 'updated', changedFields: [], vnr: null },
+    ]));
+    const expected = (await readChanges(db.sql, { afterId: before, limit: 10 })).map(presentChange);
+    expect(expected).toHaveLength(5);
+    const page = await readChangePageJson(db.sql, { afterId: before, page: 1, pageSize: 10, countCap: 100 });
+    expect(JSON.parse(page.data)).toEqual(expected);
+    expect(page.total).toBe(5);
+    // Key order too: the bytes a consumer sees are what JSON.stringify of the presented entry writes.
+    expect(page.data).toBe(JSON.stringify(expected));
+    const byFnr = await readChangePageJson(db.sql, { afterId: before, fnr: '8a', page: 1, pageSize: 10, countCap: 100 });
+    expect(byFnr.data).toBe(JSON.stringify(expected.filter((e) => e.fnr === '8a')));
+    const typed = await readChangePageJson(db.sql, { type: 'business', afterId: before, since: new Date(0), page: 1, pageSize: 1, countCap: 100 });
+    expect(typed.data).toBe(JSON.stringify(expected.filter((e) => e.type === 'business').slice(0, 1)));
+    expect(typed.total).toBe(2);
+  });
+
+  it('refuses to run inside a REPEATABLE READ transaction, whose snapshot would predate the bound', async () => {
+    await expect(db.sql.begin('isolation level repeatable read', (tx) => readChangePageJson(tx as unknown as Sql, { afterId: 0, page: 1, pageSize: 1, countCap: 1 })))
+      .rejects.toThrow(/READ COMMITTED/);
+  });
+});
 
 describe('change log ordering', () => {
   it('holds back a committed id while a lower id is still being written, then serves both in order', async () => {
