@@ -429,13 +429,15 @@ export class ScreenerColumns {
   }
 
   /**
-   * The rows matching a supported query, in `selected[0..n)` (ascending row order). The loops are
-   * branch-free (a candidate is written, then kept by adding its test's 0 or 1 to the count): on
-   * figures the tests pass or fail at random, and mispredicted branches made them 4x slower.
+   * The companies matching a supported query, in `selected[0..n)` in ascending order: figure slots
+   * when the query has ranges (`slots` true; the sort reads a slot's value without a lookup), rows
+   * otherwise. The loops are branch-free (a candidate is written, then kept by adding its test's 0 or
+   * 1 to the count): on figures the tests pass or fail at random, and mispredicted branches made them
+   * 4x slower.
    */
-  private select(q: ScreenerQuery): number {
+  private select(q: ScreenerQuery): { n: number; slots: boolean } {
     const filters = this.attributeFilters(q);
-    if (filters === null) return 0;
+    if (filters === null) return { n: 0, slots: false };
     let n: number;
     let sel: Int32Array;
     if (q.ranges.length > 0) {
@@ -454,18 +456,27 @@ export class ScreenerColumns {
       sel = this.selection(this.slots);
       n = collectRange(ranges[0]!.column, ranges[0]!.low, ranges[0]!.high, this.slots, sel);
       for (let i = 1; i < ranges.length; i++) n = keepRange(ranges[i]!.column, ranges[i]!.low, ranges[i]!.high, sel, n);
-      n = slotsToRows(this.slotRow, sel, n);
-      for (const [column, id] of filters.equal) n = keepEqual(column, id, sel, n);
+      // Attributes through the slot's row. A freed slot (row -1) never gets here: its figures are NaN.
+      const slotRow = this.slotRow;
+      for (const [column, id] of filters.equal) n = keepEqualBySlot(column, id, slotRow, sel, n);
+      for (const [column, mask] of filters.masks) n = keepMaskedBySlot(column, mask, slotRow, sel, n);
+      if (filters.flagMask !== 0) n = keepFlagsBySlot(this.flags, filters.flagMask, filters.flagWant, slotRow, sel, n);
+      return { n, slots: true };
     } else {
       sel = this.selection(this.size);
       const [first, ...rest] = filters.equal;
+      let flagsDone = false;
       if (first) n = collectEqual(first[0], first[1], this.size, sel);
-      else n = collectAll(this.size, sel);
+      else if (filters.flagMask !== 0) {
+        // "active=true" alone is common: one pass over the flags, not all rows and then the flags.
+        n = collectFlags(this.flags, filters.flagMask, filters.flagWant, this.size, sel);
+        flagsDone = true;
+      } else n = collectAll(this.size, sel);
       for (const [column, id] of rest) n = keepEqual(column, id, sel, n);
+      for (const [column, mask] of filters.masks) n = keepMasked(column, mask, sel, n);
+      if (filters.flagMask !== 0 && !flagsDone) n = keepFlags(this.flags, filters.flagMask, filters.flagWant, sel, n);
     }
-    for (const [column, mask] of filters.masks) n = keepMasked(column, mask, sel, n);
-    if (filters.flagMask !== 0) n = keepFlags(this.flags, filters.flagMask, filters.flagWant, sel, n);
-    return n;
+    return { n, slots: false };
   }
 
   /**
@@ -474,7 +485,7 @@ export class ScreenerColumns {
    * by fnr, as the Postgres query orders them. Without a sort only the total is answered.
    */
   query(q: ScreenerQuery, options: { countOnly?: boolean } = {}): ColumnAnswer {
-    const total = this.select(q);
+    const { n: total, slots } = this.select(q);
     const k = !options.countOnly && q.orderBy !== undefined ? q.page * q.pageSize : 0;
     if (k === 0 || total === 0) return { total, fnrs: [], rows: [] };
     const sel = this.selected;
@@ -486,7 +497,8 @@ export class ScreenerColumns {
     // Companies without the sort figure come after all with it, so they are only ordered (by fnr) when
     // fewer than k have it: collect them now, choose among them at the end.
     const withoutValue: number[] = [];
-    offerAll(sel, total, slotOf, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
+    if (slots) offerSlots(sel, total, this.slotRow, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
+    else offerAll(sel, total, slotOf, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
     let ordered = withValue.sortedRows();
     const missing = k - ordered.length;
     if (missing > 0 && withoutValue.length > 0) {
@@ -619,6 +631,26 @@ function offerAll(sel: Int32Array, count: number, slotOf: Int32Array, sortColumn
   }
 }
 
+/** offerAll for a selection of figure slots: the value is read directly, the row only when offered. */
+function offerSlots(sel: Int32Array, count: number, slotRow: Int32Array, sortColumn: Float64Array, sign: number, best: TopByKey, without: number[]): void {
+  let full = false;
+  let last = Number.NaN;
+  const k = best.k;
+  for (let i = 0; i < count; i++) {
+    const slot = sel[i]!;
+    const v = sortColumn[slot]!;
+    if (v !== v) {
+      if (!full) without.push(slotRow[slot]!);
+      continue;
+    }
+    const key = v * sign;
+    if (full && key > last) continue;
+    best.offer(key, slotRow[slot]!);
+    if (!full) full = best.size === k;
+    if (full) last = best.lastKey;
+  }
+}
+
 /** column[slot] for each slot into `out`; NaN (null) for slot -1. */
 function gather(column: Float64Array, slots: Int32Array, out: Float64Array): void {
   for (let i = 0; i < slots.length; i++) {
@@ -651,13 +683,32 @@ function keepRange(column: Float64Array, low: number, high: number, sel: Int32Ar
   return n;
 }
 
-/** Slots to their rows, dropping freed slots (no row). */
-function slotsToRows(slotRow: Int32Array, sel: Int32Array, count: number): number {
+function keepEqualBySlot(column: Int32Array, id: number, slotRow: Int32Array, sel: Int32Array, count: number): number {
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const row = slotRow[sel[i]!]!;
-    sel[n] = row;
-    n += +(row >= 0);
+    const slot = sel[i]!;
+    sel[n] = slot;
+    n += +(column[slotRow[slot]!] === id);
+  }
+  return n;
+}
+
+function keepMaskedBySlot(column: Int32Array, mask: Uint8Array, slotRow: Int32Array, sel: Int32Array, count: number): number {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = sel[i]!;
+    sel[n] = slot;
+    n += mask[column[slotRow[slot]!]!]!;
+  }
+  return n;
+}
+
+function keepFlagsBySlot(flags: Uint8Array, flagMask: number, flagWant: number, slotRow: Int32Array, sel: Int32Array, count: number): number {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = sel[i]!;
+    sel[n] = slot;
+    n += +((flags[slotRow[slot]!]! & flagMask) === flagWant);
   }
   return n;
 }
@@ -665,6 +716,15 @@ function slotsToRows(slotRow: Int32Array, sel: Int32Array, count: number): numbe
 function collectAll(rows: number, sel: Int32Array): number {
   for (let row = 0; row < rows; row++) sel[row] = row;
   return rows;
+}
+
+function collectFlags(flags: Uint8Array, flagMask: number, flagWant: number, rows: number, sel: Int32Array): number {
+  let n = 0;
+  for (let row = 0; row < rows; row++) {
+    sel[n] = row;
+    n += +((flags[row]! & flagMask) === flagWant);
+  }
+  return n;
 }
 
 function collectEqual(column: Int32Array, id: number, rows: number, sel: Int32Array): number {
