@@ -84,6 +84,11 @@ export class JsonWriter {
     return this.buf;
   }
 
+  /** A copy of the bytes written from `start` on (to keep, e.g. in a cache). */
+  copyFrom(start: number): Buffer {
+    return Buffer.from(this.buf.subarray(start, this.pos));
+  }
+
   /** The bytes written so far (a view, valid until the next write). */
   bytes(): Buffer {
     return this.buf.subarray(0, this.pos);

@@ -91,6 +91,22 @@ describe('screener columns', () => {
     expect(c.supports(query({ orderBy: TOTAL }))).toBe(true);
   });
 
+  it('writes pages from its cached rows exactly as from fresh ones, and an upsert replaces a cached row', () => {
+    const c = new ScreenerColumns(16, 16, 2); // room for two rows as JSON: the third evicts the oldest
+    for (const [fnr, revenue] of [['1a', '10'], ['2b', '20'], ['3c', '30']] as const) c.upsert(row(fnr, { revenue }, { name: `Firma "${fnr}" Müller` }));
+    const page = () => {
+      const { rows } = c.query(query({ orderBy: REVENUE, descending: true }));
+      return JSON.parse(c.json(rows).toString('utf8')) as Array<{ fnr: string; name: string; keyFigures: { umsatzerloese: number | null } | null }>;
+    };
+    const first = page();
+    expect(first.map((r) => [r.fnr, r.name, r.keyFigures?.umsatzerloese])).toEqual([['3c', 'Firma "3c" Müller', 30], ['2b', 'Firma "2b" Müller', 20], ['1a', 'Firma "1a" Müller', 10]]);
+    expect(page()).toEqual(first); // the same bytes through the cache (and what it evicted)
+    c.upsert(row('2b', { revenue: '25' }, { name: 'Umbenannt GmbH' }));
+    c.upsert(row('3c', {}));
+    expect(page().map((r) => [r.fnr, r.name, r.keyFigures?.umsatzerloese ?? null])).toEqual([['2b', 'Umbenannt GmbH', 25], ['1a', 'Firma "1a" Müller', 10], ['3c', 'Firma 3c', null]]);
+    expect(page()[2]!.keyFigures).toBeNull(); // no filing any more
+  });
+
   it('counts significant digits of decimal strings', () => {
     expect(significantDigits('-0012.500')).toBe(3);
     expect(significantDigits('100000000000000001')).toBe(18);
