@@ -84,6 +84,11 @@ export class JsonWriter {
     return this.buf;
   }
 
+  /** Starts over, keeping the buffer (a writer reused as scratch). */
+  reset(): void {
+    this.pos = 0;
+  }
+
   /** A copy of the bytes written from `start` on (to keep, e.g. in a cache). */
   copyFrom(start: number): Buffer {
     return Buffer.from(this.buf.subarray(start, this.pos));

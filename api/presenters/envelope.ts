@@ -13,14 +13,25 @@ export function presentPage<T>(data: T[], page: number, pageSize: number, totalR
 }
 
 /**
- * presentPage's JSON around `data`, the data array already as JSON (UTF-8 bytes or text); totalPages
- * capped at `maxPages` where a feed caps its paging.
+ * presentPage's JSON as the text before and after the data array, for answers whose data is JSON
+ * already; totalPages capped at `maxPages` where a feed caps its paging.
  */
-export function presentPageJson(data: Uint8Array | string, page: number, pageSize: number, totalRecords: number, maxPages = Infinity): Buffer {
+export function pageEnvelopeJson(page: number, pageSize: number, totalRecords: number, maxPages = Infinity): { before: string; after: string } {
   const totalPages = Math.min(Math.ceil(totalRecords / pageSize), maxPages);
-  return Buffer.concat([
-    Buffer.from('{"data":'),
-    typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
-    Buffer.from(`,"pageNumber":${page},"pageSize":${pageSize},"totalRecords":${totalRecords},"totalPages":${totalPages}}`),
-  ]);
+  return { before: '{"data":', after: `,"pageNumber":${page},"pageSize":${pageSize},"totalRecords":${totalRecords},"totalPages":${totalPages}}` };
+}
+
+/**
+ * `before` + `data` + `after` as one Buffer of exactly their size: one allocation per answer. Large
+ * answers are the API's main source of off-heap allocation, and V8 starts a full collection for every
+ * few tens of MB of it; each pause holds up every request in flight (measured: a full GC every ~170 ms
+ * under a mix with 1000-row pages, pauses of 3-18 ms).
+ */
+export function jsonBody(before: string, data: string, after: string): Buffer {
+  const size = before.length + Buffer.byteLength(data, 'utf8') + after.length; // before and after are ASCII
+  const body = Buffer.allocUnsafe(size);
+  let at = body.write(before, 0, 'latin1');
+  at += body.write(data, at, 'utf8');
+  body.write(after, at, 'latin1');
+  return body;
 }

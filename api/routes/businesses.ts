@@ -10,7 +10,7 @@ import type { Sql } from '../../runtime/db.js';
 import { presentScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
-import { presentPage, presentPageJson } from '../presenters/envelope.js';
+import { pageEnvelopeJson, presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery, queryBoolean } from '../validation.js';
 
 export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional() });
@@ -47,10 +47,11 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
   router.get('/businesses', async (ctx) => {
     const q = parseQuery(screenerQuery, ctx.query);
     const query = await screenerQueryFrom(sql, q, { page: q.page, pageSize: q.pageSize });
-    const result = await search.screener(query, { countOnly: q.countOnly ?? false });
-    // The rows come as JSON bytes: a page of 1000 is 1.5 MB, and the columns backend writes it directly.
+    // The body comes as JSON bytes: a page of 1000 is 1.5 MB, and the columns backend writes it directly.
+    const envelope = (total: number) => pageEnvelopeJson(q.page, q.pageSize, total);
+    const result = await search.screener(query, { countOnly: q.countOnly ?? false, envelope });
     ctx.type = 'application/json';
-    ctx.body = presentPageJson(result.json(), q.page, q.pageSize, result.total);
+    ctx.body = result.json();
   });
 
   router.get('/businesses/count', async (ctx) => {

@@ -7,7 +7,7 @@ import { changeSnapshot, readChangePageJson, readChanges, type ChangeRow, type C
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { notFound, validationFailed } from '../errors.js';
-import { presentPageJson } from '../presenters/envelope.js';
+import { jsonBody, pageEnvelopeJson } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 
 export const FEED_MAX_PAGE = 1000;
@@ -57,7 +57,8 @@ export function changeFeedRouter(sql: Sql): Router {
       // The entries come from Postgres as JSON in presentChange's shape (schemas/sql/0013), one round trip.
       const { data, total } = await readChangePageJson(sql, { type, afterId: q.sinceId, since: q.since, fnr: q.fnr, page: q.page, pageSize: q.pageSize, countCap: cap });
       ctx.type = 'application/json';
-      ctx.body = presentPageJson(data, q.page, q.pageSize, total, FEED_MAX_PAGE);
+      const { before, after } = pageEnvelopeJson(q.page, q.pageSize, total, FEED_MAX_PAGE);
+      ctx.body = jsonBody(before, data, after);
     });
   }
 

@@ -11,20 +11,34 @@ export interface ScreenerResult {
   fnrs: string[];
   /** The rows as objects (schemas/screenerRecords.ts). */
   presented(): PresentedScreenerRow[];
-  /** The same rows as one JSON array in UTF-8: what the screener route sends. */
+  /**
+   * The same rows as one JSON array in UTF-8, inside the envelope the query's options asked for (the
+   * screener route's whole body, in one allocation), or bare without one.
+   */
   json(): Buffer;
 }
 
+/** JSON text (ASCII) around a page's data array, given the page's total: the list envelope. */
+export type PageEnvelope = (total: number) => { before: string; after: string };
+
+export interface ScreenerOptions {
+  /** Only the total (no rows). */
+  countOnly?: boolean;
+  /** Wrap json() in this envelope. */
+  envelope?: PageEnvelope;
+}
+
 /** A page of rows read from a store (Postgres, Elasticsearch). */
-export function resultFromRows(rows: ScreenerRow[], total: number): ScreenerResult {
+export function resultFromRows(rows: ScreenerRow[], total: number, envelope?: PageEnvelope): ScreenerResult {
   const presented = () => rows.map(presentScreenerRow);
-  return { total, fnrs: rows.map((r) => r.fnr), presented, json: () => Buffer.from(JSON.stringify(presented()), 'utf8') };
+  const { before, after } = envelope?.(total) ?? { before: '', after: '' };
+  return { total, fnrs: rows.map((r) => r.fnr), presented, json: () => Buffer.from(before + JSON.stringify(presented()) + after, 'utf8') };
 }
 
 export interface SearchBackend {
   readonly name: 'postgres' | 'elasticsearch';
   /** A page of matches and the exact total (rows empty when countOnly). */
-  screener(query: ScreenerQuery, options?: { countOnly?: boolean }): Promise<ScreenerResult>;
+  screener(query: ScreenerQuery, options?: ScreenerOptions): Promise<ScreenerResult>;
   count(query: ScreenerQuery): Promise<number>;
   /** Resolves once background loading is done (the screener columns); absent where there is none. */
   readonly ready?: Promise<void>;

@@ -82,16 +82,18 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       const columns = answerable(query);
       if (!columns) return fallback.screener(query, opts);
       const answer = columns.columns.query(query, opts);
-      if (opts.countOnly) return resultFromRows([], answer.total);
+      if (opts.countOnly) return resultFromRows([], answer.total, opts.envelope);
       if (query.orderBy) {
         // Written now, from the columns as they are at this moment (a sync step could follow an await).
-        const json = columns.columns.json(answer.rows);
-        return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented: () => JSON.parse(json.toString('utf8')) as PresentedScreenerRow[] };
+        const { before, after } = opts.envelope?.(answer.total) ?? { before: '', after: '' };
+        const json = columns.columns.json(answer.rows, before, after);
+        const presented = () => (JSON.parse(columns.columns.json(answer.rows).toString('utf8')) as PresentedScreenerRow[]);
+        return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented };
       }
       // Name order (no figure sort) stays with Postgres' name index; only the total comes from here.
       const page = buildPageQuery(query);
       const rows = await sql.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]);
-      return resultFromRows(rows.map(toScreenerRow), answer.total);
+      return resultFromRows(rows.map(toScreenerRow), answer.total, opts.envelope);
     },
     close: async () => {
       closed = true;

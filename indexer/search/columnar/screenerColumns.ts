@@ -235,6 +235,9 @@ export class ScreenerColumns {
    * ~10x cheaper. An upsert drops its row; the oldest entries go first beyond the capacity.
    */
   private readonly rowJson = new Map<number, Buffer>();
+  /** json()'s scratch: the writer and the gathered figures. */
+  private readonly writer = new JsonWriter(64 * 1024);
+  private gatherScratch = new Float64Array(0);
   /** The selection of the running query (see select()). */
   private selected = new Int32Array(0);
 
@@ -520,7 +523,7 @@ export class ScreenerColumns {
   }
 
   /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
-  json(rows: number[]): Buffer {
+  json(rows: number[], before = '', after = ''): Buffer {
     const pieces = this.pieces.bytes;
     const cache = this.rowJson;
     // Rows not in the cache get their figures gathered first, figure by figure: their slots are
@@ -530,11 +533,15 @@ export class ScreenerColumns {
     const cachedRows = rows.map((r) => cache.get(r));
     const missing = rows.filter((_, i) => cachedRows[i] === undefined);
     const n = missing.length;
-    const all = new Float64Array(n * KEY_FIGURES.length);
-    const gathered = KEY_FIGURES.map((_, f) => all.subarray(f * n, (f + 1) * n));
+    // Scratch kept between calls (rendering is synchronous), so a page allocates only its answer:
+    // large off-heap allocations are what make V8 run full collections (see api/presenters/envelope.ts).
+    if (this.gatherScratch.length < n * KEY_FIGURES.length) this.gatherScratch = new Float64Array(n * KEY_FIGURES.length);
+    const gathered = KEY_FIGURES.map((_, f) => this.gatherScratch.subarray(f * n, (f + 1) * n));
     const slots = Int32Array.from(missing, (r) => this.slotOf[r]!);
     for (let f = 0; f < KEY_FIGURES.length; f++) gather(this.figures[f]!, slots, gathered[f]!);
-    const w = new JsonWriter(4096 + rows.length * 1600);
+    const w = this.writer;
+    w.reset();
+    w.ascii(before);
     const row: ScreenerRowPieces = { fnr: '', names: this.names, nameStart: 0, nameEnd: 0, legalForm: EMPTY, court: EMPTY, city: EMPTY, zipCode: EMPTY, flags: '' };
     w.ascii('[');
     for (let i = 0, g = 0; i < rows.length; i++) {
@@ -563,8 +570,8 @@ export class ScreenerColumns {
       if (cache.size >= this.rowJsonCapacity) cache.delete(cache.keys().next().value!); // the oldest
       cache.set(r, w.copyFrom(start));
     }
-    w.ascii(']');
-    return w.bytes();
+    w.ascii(']').ascii(after);
+    return w.copyFrom(0);
   }
 }
 
