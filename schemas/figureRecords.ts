@@ -28,3 +28,11 @@ export const figuresFromColumns = compile<(row: Record<string, unknown>) => Figu
 export const presentKeyFigures = compile<(figures: Record<string, unknown>, documentDate: string | null) => { documentDate: string | null } & FigureNumbers>(
   ['documentDate: d', ...FIELDS.map(({ key }) => `${key}: r.${key} == null ? null : Number(r.${key})`)].join(', '),
 );
+
+/**
+ * The figures alone (by JSON key, in KEY_FIGURES order) as JSON numbers from stored values (jsonb
+ * numbers, or decimal strings); a missing or null figure stays null.
+ */
+export const figuresAsNumbers = compile<(figures: Record<string, unknown>) => FigureNumbers>(
+  FIELDS.map(({ key }) => `${key}: r.${key} == null ? null : Number(r.${key})`).join(', '),
+);

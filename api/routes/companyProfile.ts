@@ -5,23 +5,17 @@
 // Postgres would print numbers differently from JSON.stringify (1e+15, not 1000000000000000).
 import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
-import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
+import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
 import { notFound } from '../errors.js';
 
 const toNumber = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
 
 /**
- * A stored figure as a JSON number, the same value as Number() of its exact decimal text: a jsonb
- * number arrives as that text and JSON.parse rounds it as Number() does. null stays null; anything
- * else (never written by the parser) converts as its text would, i.e. to null.
+ * Stored figures as JSON numbers, the same values as Number() of their exact decimal texts: a jsonb
+ * number arrives as that text and JSON.parse rounds it as Number() does; null stays null. A literal of
+ * fixed shape (schemas/figureRecords.ts), not Object.fromEntries: half the cost to build and print.
  */
-const figureValue = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' ? toNumber(v) : null);
-
-const FIGURE_KEYS = KEY_FIGURES.map(figureJsonKey);
-
-function presentFigures(figures: Record<string, unknown>) {
-  return Object.fromEntries(FIGURE_KEYS.map((key) => [key, figureValue(figures[key])]));
-}
+const presentFigures = (figures: Record<string, unknown>) => figuresAsNumbers(figures);
 
 // Every collection arrives as a json array of camelCase objects (the client's column transform does
 // not reach json keys), with the values the presenter got when these were separate queries: dates as
@@ -237,7 +231,7 @@ export function presentProfile(p: Profile) {
     })),
     oenaces: p.oenaces.map((o) => ({ code: o.code, kurztitel: o.shortTitleDe, title: o.titleDe, level: o.level, isPrimary: o.isPrimary })),
     oenaceNumericCode: c.oenaceNumericCode ?? (p.oenaces[0]?.edvCode ? String(p.oenaces[0].edvCode).replace(/^[A-Z]/, '') : null),
-    latestKeyFigures: latest ? { documentDate: latest.documentDate, ...presentFigures(p.filings[0]!.figures ?? {}) } : null,
+    latestKeyFigures: latest ? presentKeyFigures(p.filings[0]!.figures ?? {}, latest.documentDate) : null,
     parsedJahresabschluesse: filings,
     functions: p.functions.map((f) => ({
       ...partyRef(f), name: f.partyName || null, functionCode: f.functionCode, functionText: f.functionText,
