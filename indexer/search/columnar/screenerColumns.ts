@@ -105,7 +105,8 @@ const EMPTY = new Uint8Array(0);
 /** Interns string sets (ÖNACE paths, trade keys): most companies share one of a few thousand sets. */
 class SetDictionary {
   private readonly ids = new Map<string, number>();
-  readonly sets: string[][] = [];
+  /** How many distinct sets (ids 0..size-1); the sets themselves live on only in the postings. */
+  private size = 0;
   /**
    * Member -> ids of the sets holding it. At 640k companies there are ~100k distinct ÖNACE path sets;
    * testing each for a member cost ~8 ms a query, the postings a fraction of a millisecond.
@@ -116,9 +117,8 @@ class SetDictionary {
     const key = values.length === 0 ? '' : values.length === 1 ? values[0]! : [...values].sort().join('\u0000');
     let id = this.ids.get(key);
     if (id === undefined) {
-      id = this.sets.length;
+      id = this.size++;
       this.ids.set(key, id);
-      this.sets.push(values);
       for (const value of new Set(values)) {
         const holders = this.postings.get(value);
         if (holders) holders.push(id);
@@ -129,7 +129,7 @@ class SetDictionary {
   }
   /** Which set ids hold `value`. */
   containing(value: string): Uint8Array {
-    const mask = new Uint8Array(this.sets.length);
+    const mask = new Uint8Array(this.size);
     for (const id of this.postings.get(value) ?? []) mask[id] = 1;
     return mask;
   }
