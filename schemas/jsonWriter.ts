@@ -89,6 +89,13 @@ export class JsonWriter {
     this.pos = 0;
   }
 
+  /** The bytes written so far copied into a buffer from `allocate` (default a fresh one) of their size. */
+  copyOut(allocate: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size)): Buffer {
+    const out = allocate(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    return out;
+  }
+
   /** A copy of the bytes written from `start` on (to keep, e.g. in a cache). */
   copyFrom(start: number): Buffer {
     return Buffer.from(this.buf.subarray(start, this.pos));

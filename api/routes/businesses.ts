@@ -10,6 +10,7 @@ import type { Sql } from '../../runtime/db.js';
 import { presentScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
+import { bodyBuffers } from '../presenters/bodyBuffers.js';
 import { pageEnvelopeJson, presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery, queryBoolean } from '../validation.js';
 
@@ -49,7 +50,7 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
     const query = await screenerQueryFrom(sql, q, { page: q.page, pageSize: q.pageSize });
     // The body comes as JSON bytes: a page of 1000 is 1.5 MB, and the columns backend writes it directly.
     const envelope = (total: number) => pageEnvelopeJson(q.page, q.pageSize, total);
-    const result = await search.screener(query, { countOnly: q.countOnly ?? false, envelope });
+    const result = await search.screener(query, { countOnly: q.countOnly ?? false, envelope, allocate: (size) => bodyBuffers.take(ctx, size) });
     ctx.type = 'application/json';
     ctx.body = result.json();
   });

@@ -7,6 +7,7 @@ import { changeSnapshot, readChangePageJson, readChanges, type ChangeRow, type C
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { notFound, validationFailed } from '../errors.js';
+import { bodyBuffers } from '../presenters/bodyBuffers.js';
 import { jsonBody, pageEnvelopeJson } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 
@@ -58,7 +59,7 @@ export function changeFeedRouter(sql: Sql): Router {
       const { data, total } = await readChangePageJson(sql, { type, afterId: q.sinceId, since: q.since, fnr: q.fnr, page: q.page, pageSize: q.pageSize, countCap: cap });
       ctx.type = 'application/json';
       const { before, after } = pageEnvelopeJson(q.page, q.pageSize, total, FEED_MAX_PAGE);
-      ctx.body = jsonBody(before, data, after);
+      ctx.body = jsonBody(before, data, after, (size) => bodyBuffers.take(ctx, size));
     });
   }
 

@@ -39,10 +39,10 @@ export function postgresSearch(sql: Sql): SearchBackend {
     name: 'postgres',
     count,
     screener: async (query, options = {}) => {
-      if (options.countOnly) return resultFromRows([], await count(query), options.envelope);
+      if (options.countOnly) return resultFromRows([], await count(query), options);
       const page = buildPageQuery(query);
       const [rows, total] = await Promise.all([sql.unsafe<RawRow[]>(page.text, page.values as never[]), count(query)]);
-      return resultFromRows(rows.map(toScreenerRow), total, options.envelope);
+      return resultFromRows(rows.map(toScreenerRow), total, options);
     },
   };
 }

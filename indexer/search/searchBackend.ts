@@ -26,13 +26,22 @@ export interface ScreenerOptions {
   countOnly?: boolean;
   /** Wrap json() in this envelope. */
   envelope?: PageEnvelope;
+  /** Where json() puts a large body (the API's reusable body buffers); a fresh Buffer by default. */
+  allocate?: (size: number) => Buffer;
 }
 
 /** A page of rows read from a store (Postgres, Elasticsearch). */
-export function resultFromRows(rows: ScreenerRow[], total: number, envelope?: PageEnvelope): ScreenerResult {
+export function resultFromRows(rows: ScreenerRow[], total: number, options: Pick<ScreenerOptions, 'envelope' | 'allocate'> = {}): ScreenerResult {
   const presented = () => rows.map(presentScreenerRow);
-  const { before, after } = envelope?.(total) ?? { before: '', after: '' };
-  return { total, fnrs: rows.map((r) => r.fnr), presented, json: () => Buffer.from(before + JSON.stringify(presented()) + after, 'utf8') };
+  const { before, after } = options.envelope?.(total) ?? { before: '', after: '' };
+  const json = () => {
+    const text = before + JSON.stringify(presented()) + after;
+    if (!options.allocate) return Buffer.from(text, 'utf8');
+    const body = options.allocate(Buffer.byteLength(text, 'utf8'));
+    body.write(text, 0, 'utf8');
+    return body;
+  };
+  return { total, fnrs: rows.map((r) => r.fnr), presented, json };
 }
 
 export interface SearchBackend {

@@ -82,18 +82,18 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       const columns = answerable(query);
       if (!columns) return fallback.screener(query, opts);
       const answer = columns.columns.query(query, opts);
-      if (opts.countOnly) return resultFromRows([], answer.total, opts.envelope);
+      if (opts.countOnly) return resultFromRows([], answer.total, opts);
       if (query.orderBy) {
         // Written now, from the columns as they are at this moment (a sync step could follow an await).
         const { before, after } = opts.envelope?.(answer.total) ?? { before: '', after: '' };
-        const json = columns.columns.json(answer.rows, before, after);
+        const json = columns.columns.json(answer.rows, before, after, opts.allocate);
         const presented = () => (JSON.parse(columns.columns.json(answer.rows).toString('utf8')) as PresentedScreenerRow[]);
         return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented };
       }
       // Name order (no figure sort) stays with Postgres' name index; only the total comes from here.
       const page = buildPageQuery(query);
       const rows = await sql.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]);
-      return resultFromRows(rows.map(toScreenerRow), answer.total, opts.envelope);
+      return resultFromRows(rows.map(toScreenerRow), answer.total, opts);
     },
     close: async () => {
       closed = true;

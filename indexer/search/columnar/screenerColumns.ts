@@ -523,7 +523,7 @@ export class ScreenerColumns {
   }
 
   /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
-  json(rows: number[], before = '', after = ''): Buffer {
+  json(rows: number[], before = '', after = '', allocate?: (size: number) => Buffer): Buffer {
     const pieces = this.pieces.bytes;
     const cache = this.rowJson;
     // Rows not in the cache get their figures gathered first, figure by figure: their slots are
@@ -571,7 +571,7 @@ export class ScreenerColumns {
       cache.set(r, w.copyFrom(start));
     }
     w.ascii(']').ascii(after);
-    return w.copyFrom(0);
+    return w.copyOut(allocate);
   }
 }
 

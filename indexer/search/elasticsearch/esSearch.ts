@@ -40,10 +40,10 @@ export function elasticsearchSearch(client: Client, index = INDEX_ALIAS): Search
     name: 'elasticsearch',
     count,
     screener: async (query, options = {}) => {
-      if (options.countOnly) return resultFromRows([], await count(query), options.envelope);
+      if (options.countOnly) return resultFromRows([], await count(query), options);
       const response = await client.search<Source>(buildEsScreenerRequest(query, index) as never);
       const total = response.hits.total;
-      return resultFromRows(response.hits.hits.map((h) => esHitToRow(h._source ?? {})), typeof total === 'number' ? total : (total?.value ?? 0), options.envelope);
+      return resultFromRows(response.hits.hits.map((h) => esHitToRow(h._source ?? {})), typeof total === 'number' ? total : (total?.value ?? 0), options);
     },
   };
 }
