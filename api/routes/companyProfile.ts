@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
+import type { ScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 
 const toNumber = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
@@ -65,13 +66,8 @@ interface HoldingRow extends PartyColumns {
   isCurrent: boolean;
 }
 
-interface ProfileRow {
-  fnr: string;
-  name: string;
-  legalFormCode: string | null;
-  legalFormText: string | null;
-  courtCode: string | null;
-  courtText: string | null;
+/** The company columns it shares with a screener hit, then its own. */
+interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFormCode' | 'legalFormText' | 'courtCode' | 'courtText'> {
   status: string;
   euid: string | null;
   seat: string | null;

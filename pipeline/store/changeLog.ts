@@ -132,18 +132,9 @@ export async function readChangePageJson(sql: Sql, query: ChangePageQuery): Prom
   return { data: row!.data, total: row!.total };
 }
 
-interface ChangeEntryJson {
-  id: number;
-  type: ChangeType;
-  fnr: string | null;
-  recordedAt: string;
-  action: ChangeAction;
-  changedFields: string[];
-  vnr?: string | null;
-  documentKey?: string | null;
-  ediktId?: string | null;
-  gisaZahl?: string | null;
-}
+type TypeKey = 'vnr' | 'documentKey' | 'ediktId' | 'gisaZahl';
+/** A feed entry as 0013 writes it: recordedAt as ISO text, only its own type's key. */
+type ChangeEntryJson = Omit<ChangeRow, 'recordedAt' | TypeKey> & Partial<Pick<ChangeRow, TypeKey>> & { recordedAt: string };
 
 /** readChangePageJson's page as rows (for callers that work with the changes rather than send them). */
 export async function readChangePage(sql: Sql, query: ChangePageQuery): Promise<{ rows: ChangeRow[]; total: number }> {
