@@ -26,8 +26,12 @@ export interface ColumnRow {
   zipCode: string | null;
   courtCode: string | null;
   legalFormCode: string | null;
-  oenacePaths: string[];
-  tradeKeys: string[];
+  /**
+   * As an array, or as the loader reads it: one text of the members joined by SET_SEPARATOR in the
+   * read model's canonical (sorted) order, so the set's key needs no array and no sort.
+   */
+  oenacePaths: string[] | string;
+  tradeKeys: string[] | string;
   isActive: boolean;
   isScheinunternehmen: boolean;
   figures: Array<string | null> | string | null;
@@ -84,23 +88,33 @@ class Dictionary {
   }
 }
 
-/** Interns the JSON of presented values (legal form, court, city, ...) by the text, kept as bytes. */
+/**
+ * Interns the JSON of presented values (legal form, court, city, ...), kept as bytes. Looked up by
+ * the raw values (one Map per kind of piece), so a row's JSON is only written the first time.
+ */
 class JsonPieces {
   private readonly ids = new Map<string, number>();
   readonly bytes: Uint8Array[] = [];
-  intern(json: string): number {
-    let id = this.ids.get(json);
+  /** The id of the piece `json()` writes, found by `key` (the raw values; unique per kind). */
+  intern(key: string, json: () => string): number {
+    let id = this.ids.get(key);
     if (id === undefined) {
       id = this.bytes.length;
-      this.ids.set(json, id);
-      this.bytes.push(Buffer.from(json, 'utf8'));
+      this.ids.set(key, id);
+      this.bytes.push(Buffer.from(json(), 'utf8'));
     }
     return id;
   }
 }
 
+/** A lookup key for nullable raw values: null and '' differ, and no value contains U+0000. */
+const keyOf = (kind: string, a: string | null, b: string | null = null) => `${kind}\u0000${a ?? '\u0001'}\u0000${b ?? '\u0001'}`;
+
 const utf8 = new TextEncoder();
 const EMPTY = new Uint8Array(0);
+
+/** Joins a set's members in the loader's text form (no EDV code or trade key contains it). */
+export const SET_SEPARATOR = '\u001f';
 
 /** Interns string sets (ÖNACE paths, trade keys): most companies share one of a few thousand sets. */
 class SetDictionary {
@@ -112,11 +126,12 @@ class SetDictionary {
    * testing each for a member cost ~8 ms a query, the postings a fraction of a millisecond.
    */
   private readonly postings = new Map<string, number[]>();
-  intern(values: string[]): number {
+  intern(set: string[] | string): number {
     // Most companies have no set or a single member: their key is no new string.
-    const key = values.length === 0 ? '' : values.length === 1 ? values[0]! : [...values].sort().join('\u0000');
+    const key = typeof set === 'string' ? set : set.length <= 1 ? (set[0] ?? '') : [...set].sort().join(SET_SEPARATOR);
     let id = this.ids.get(key);
     if (id === undefined) {
+      const values = typeof set === 'string' ? (set === '' ? [] : set.split(SET_SEPARATOR)) : set;
       id = this.size++;
       this.ids.set(key, id);
       for (const value of new Set(values)) {
@@ -363,11 +378,12 @@ export class ScreenerColumns {
     this.trades[row] = this.tradeSets.intern(r.tradeKeys);
     this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0) | (r.hasEdikt ? EDIKT : 0) | (r.hasFiling ? FILING : 0);
     this.storeName(row, r.name);
-    this.legalFormPiece[row] = this.pieces.intern(legalFormJson(r.legalFormCode, r.legalFormText));
-    this.courtPiece[row] = this.pieces.intern(courtJson(r.courtCode, r.courtText));
-    this.cityPiece[row] = this.pieces.intern(JSON.stringify(r.city));
-    this.zipPiece[row] = this.pieces.intern(JSON.stringify(r.zipCode));
-    this.datePiece[row] = this.pieces.intern(JSON.stringify(r.documentDate));
+    const pieces = this.pieces;
+    this.legalFormPiece[row] = pieces.intern(keyOf('l', r.legalFormCode, r.legalFormText), () => legalFormJson(r.legalFormCode, r.legalFormText));
+    this.courtPiece[row] = pieces.intern(keyOf('c', r.courtCode, r.courtText), () => courtJson(r.courtCode, r.courtText));
+    this.cityPiece[row] = pieces.intern(keyOf('t', r.city), () => JSON.stringify(r.city));
+    this.zipPiece[row] = pieces.intern(keyOf('z', r.zipCode), () => JSON.stringify(r.zipCode));
+    this.datePiece[row] = pieces.intern(keyOf('d', r.documentDate), () => JSON.stringify(r.documentDate));
 
     const figures = typeof r.figures === 'string' ? splitFigures(r.figures) : r.figures;
     const hasFigures = figures !== null && figures.some((v) => v !== null);
