@@ -68,7 +68,7 @@ export class JsonWriter {
     return this;
   }
 
-  /** A finite number or null (NaN) as JSON.stringify would write it. */
+  /** A number as JSON.stringify would write it (null for NaN and the infinities). */
   number(v: number): this {
     this.ensure(MAX_NUMBER_BYTES);
     this.pos = writeNumber(this.buf, this.pos, v);
@@ -117,11 +117,11 @@ export function copyBytes(buf: Uint8Array, pos: number, src: Uint8Array): number
 }
 
 /**
- * A finite number or null (NaN) as JSON.stringify would write it, into `buf` at `pos` (room for
+ * A number as JSON.stringify would write it (null for NaN and the infinities), into `buf` at `pos` (room for
  * MAX_NUMBER_BYTES reserved); returns the new end.
  */
 export function writeNumber(buf: Uint8Array, pos: number, v: number): number {
-  if (v !== v) return copyBytes(buf, pos, NULL);
+  if (!Number.isFinite(v)) return copyBytes(buf, pos, NULL); // NaN and the infinities, as JSON.stringify
   const cents = Math.round(v * 100);
   // A value that is exactly some whole number of cents below 10^13 has that decimal as its shortest
   // round-trip form (15 or fewer significant digits name one double each), which is what toString

@@ -68,12 +68,6 @@ DECLARE
   size         bigint := change_log_block_size();
   bound        bigint;
   lo           bigint := coalesce(p_after, 0) + 1;
-  sealed       bigint;
-  first_block  bigint;
-  end_block    bigint;
-  head         bigint;
-  total_before bigint;
-  start_block  bigint;
   from_id      bigint := lo;
   skip         bigint := p_offset;
   behind       boolean := false;
@@ -85,29 +79,31 @@ BEGIN
   -- From here on every statement sees every change below the bound.
 
   IF p_fnr IS NULL AND p_since IS NULL THEN
-    SELECT coalesce(max(block) + 1, 0) INTO sealed FROM change_log_block_count;
-    first_block := (lo + size - 1) / size;
-    end_block := least(bound / size, sealed);
-    behind := bound / size > sealed;
-    IF first_block < end_block THEN
-      head := change_log_count_range(p_type, lo, first_block * size, NULL);
-      total := head
-             + change_log_running_total(p_type, end_block - 1) - change_log_running_total(p_type, first_block - 1)
-             + change_log_count_range(p_type, end_block * size, bound, p_cap);
-      IF p_offset >= p_seek_min_offset AND head <= p_offset THEN
-        -- The page's first row is the first whose running total exceeds this.
-        total_before := change_log_running_total(p_type, first_block - 1) + p_offset - head;
-        SELECT coalesce(min(b.block), end_block) INTO start_block
-          FROM change_log_block_count b
-         WHERE b.block >= first_block AND b.block < end_block
-           AND CASE p_type WHEN 'business' THEN b.business WHEN 'document' THEN b.document
-                           WHEN 'edikt' THEN b.edikt WHEN 'trade' THEN b.trade ELSE b.total END > total_before;
-        from_id := start_block * size;
-        skip := total_before - change_log_running_total(p_type, start_block - 1);
-      END IF;
-    ELSE
-      total := change_log_count_range(p_type, lo, bound, p_cap);
-    END IF;
+    -- One statement, so one snapshot: the sealed prefix, the edge counts, the running totals and the
+    -- seek agree with each other even if a delete (0012's trigger drops totals) commits meanwhile.
+    SELECT CASE WHEN b.first_block < b.end_block
+                THEN b.head + b.mid + change_log_count_range(p_type, b.end_block * size, bound, p_cap)
+                ELSE change_log_count_range(p_type, lo, bound, p_cap) END,
+           CASE WHEN b.seek THEN sb.start_block * size ELSE lo END,
+           -- The page's first row is the first whose running total exceeds base + offset - head.
+           CASE WHEN b.seek THEN b.base + p_offset - b.head - change_log_running_total(p_type, sb.start_block - 1) ELSE p_offset END,
+           b.behind
+      INTO total, from_id, skip, behind
+      FROM (SELECT v.first_block, v.end_block, v.behind, h.head,
+                   change_log_running_total(p_type, v.first_block - 1) AS base,
+                   change_log_running_total(p_type, v.end_block - 1) - change_log_running_total(p_type, v.first_block - 1) AS mid,
+                   (v.first_block < v.end_block AND p_offset >= p_seek_min_offset AND h.head <= p_offset) AS seek
+              FROM (SELECT (lo + size - 1) / size AS first_block, least(bound / size, s.sealed) AS end_block, bound / size > s.sealed AS behind
+                      FROM (SELECT coalesce(max(block) + 1, 0) AS sealed FROM change_log_block_count) s) v
+             CROSS JOIN LATERAL (
+                   SELECT CASE WHEN v.first_block < v.end_block THEN change_log_count_range(p_type, lo, v.first_block * size, NULL) ELSE 0 END AS head) h
+           ) b
+      LEFT JOIN LATERAL (
+           SELECT coalesce(min(c.block), b.end_block) AS start_block
+             FROM change_log_block_count c
+            WHERE c.block >= b.first_block AND c.block < b.end_block
+              AND CASE p_type WHEN 'business' THEN c.business WHEN 'document' THEN c.document
+                              WHEN 'edikt' THEN c.edikt WHEN 'trade' THEN c.trade ELSE c.total END > b.base + p_offset - b.head) sb ON b.seek;
 
     IF p_type IS NULL THEN
       SELECT '[' || coalesce(string_agg(change_log_entry_json(c.id, c.type, c.fnr, c.recorded_at, c.action, c.changed_fields, c.vnr, c.document_key, c.edikt_id, c.gisa_zahl), ',' ORDER BY c.id), '') || ']' INTO data

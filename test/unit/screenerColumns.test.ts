@@ -107,6 +107,19 @@ describe('screener columns', () => {
     expect(page()[2]!.keyFigures).toBeNull(); // no filing any more
   });
 
+  it('answers a page past the last match with no rows, whatever its number', () => {
+    const answer = columns.query(query({ orderBy: REVENUE, page: 10_000_000, pageSize: 1000 }));
+    expect(answer).toMatchObject({ total: 5, fnrs: [], rows: [] });
+    expect(columns.query(query({ orderBy: REVENUE, page: 3, pageSize: 2 })).fnrs).toEqual(['2e']); // the last one
+  });
+
+  it('leaves figures beyond the range of a double to Postgres', () => {
+    const c = new ScreenerColumns();
+    c.upsert(row('1a', { revenue: `1${'0'.repeat(400)}` }));
+    expect(c.supports(query({ orderBy: REVENUE }))).toBe(false);
+    expect(c.supports(query({ orderBy: TOTAL }))).toBe(true);
+  });
+
   it('counts significant digits of decimal strings', () => {
     expect(significantDigits('-0012.500')).toBe(3);
     expect(significantDigits('100000000000000001')).toBe(18);

@@ -73,7 +73,9 @@ describe('JsonWriter.number', () => {
     expect(w.bytes().toString()).toBe(values.map((v) => JSON.stringify(v)).join(',') + ',');
   });
 
-  it('prints NaN as null', () => {
-    expect(new JsonWriter().number(Number.NaN).bytes().toString()).toBe('null');
+  it('prints NaN and the infinities as null, as JSON.stringify does', () => {
+    const w = new JsonWriter();
+    for (const v of [Number.NaN, Infinity, -Infinity]) w.number(v).ascii(',');
+    expect(w.bytes().toString()).toBe('null,null,null,');
   });
 });

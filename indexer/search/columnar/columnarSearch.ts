@@ -87,7 +87,8 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
         // Written now, from the columns as they are at this moment (a sync step could follow an await).
         const { before, after } = opts.envelope?.(answer.total) ?? { before: '', after: '' };
         const json = columns.columns.json(answer.rows, before, after, opts.allocate);
-        const presented = () => (JSON.parse(columns.columns.json(answer.rows).toString('utf8')) as PresentedScreenerRow[]);
+        // From the very bytes sent (the columns may have moved on since); the envelope cut off.
+        const presented = () => JSON.parse(json.subarray(before.length, json.length - after.length).toString('utf8')) as PresentedScreenerRow[];
         return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented };
       }
       // Name order (no figure sort) stays with Postgres' name index; only the total comes from here.

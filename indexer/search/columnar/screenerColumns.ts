@@ -409,8 +409,10 @@ export class ScreenerColumns {
       if (value === null) {
         this.figures[f]![slot] = Number.NaN;
       } else {
-        this.figures[f]![slot] = Number(value);
-        if (value.length > MAX_EXACT_DIGITS && significantDigits(value) > MAX_EXACT_DIGITS) this.inexact[f] = 1;
+        const number = Number(value);
+        this.figures[f]![slot] = number;
+        // Beyond double precision, or beyond its range (1e400 is Infinity here): Postgres answers.
+        if ((value.length > MAX_EXACT_DIGITS && significantDigits(value) > MAX_EXACT_DIGITS) || !Number.isFinite(number)) this.inexact[f] = 1;
       }
     }
   }
@@ -513,8 +515,11 @@ export class ScreenerColumns {
    */
   query(q: ScreenerQuery, options: { countOnly?: boolean } = {}): ColumnAnswer {
     const { n: total, slots } = this.select(q);
-    const k = !options.countOnly && q.orderBy !== undefined ? q.page * q.pageSize : 0;
-    if (k === 0 || total === 0) return { total, fnrs: [], rows: [] };
+    const offset = (q.page - 1) * q.pageSize;
+    // Past the last match a page is empty; and the heap never needs more than every match (a deep
+    // page number must not size it: page 10^7 of 1000 would ask for 10^10 entries).
+    if (options.countOnly || q.orderBy === undefined || offset >= total) return { total, fnrs: [], rows: [] };
+    const k = Math.min(q.page * q.pageSize, total);
     const sel = this.selected;
     const slotOf = this.slotOf;
     const fnrs = this.fnrs;
@@ -533,7 +538,6 @@ export class ScreenerColumns {
       for (const row of withoutValue) last.offer(row);
       ordered = ordered.concat(last.sorted()); // not push(...): a deep page can hold more rows than a call takes arguments
     }
-    const offset = (q.page - 1) * q.pageSize;
     const rows = ordered.slice(offset, offset + q.pageSize);
     return { total, fnrs: rows.map((row) => fnrs[row]!), rows };
   }
