@@ -48,14 +48,14 @@ describe('feed entries written by Postgres (0013)', () => {
     const expected = (await readChanges(db.sql, { afterId: before, limit: 10 })).map(presentChange);
     expect(expected).toHaveLength(5);
     const page = await readChangePageJson(db.sql, { afterId: before, page: 1, pageSize: 10, countCap: 100 });
-    expect(JSON.parse(page.data)).toEqual(expected);
+    expect(JSON.parse(page.data.toString('utf8'))).toEqual(expected);
     expect(page.total).toBe(5);
     // Key order too: the bytes a consumer sees are what JSON.stringify of the presented entry writes.
-    expect(page.data).toBe(JSON.stringify(expected));
+    expect(page.data.toString('utf8')).toBe(JSON.stringify(expected));
     const byFnr = await readChangePageJson(db.sql, { afterId: before, fnr: '8a', page: 1, pageSize: 10, countCap: 100 });
-    expect(byFnr.data).toBe(JSON.stringify(expected.filter((e) => e.fnr === '8a')));
+    expect(byFnr.data.toString('utf8')).toBe(JSON.stringify(expected.filter((e) => e.fnr === '8a')));
     const typed = await readChangePageJson(db.sql, { type: 'business', afterId: before, since: new Date(0), page: 1, pageSize: 1, countCap: 100 });
-    expect(typed.data).toBe(JSON.stringify(expected.filter((e) => e.type === 'business').slice(0, 1)));
+    expect(typed.data.toString('utf8')).toBe(JSON.stringify(expected.filter((e) => e.type === 'business').slice(0, 1)));
     expect(typed.total).toBe(2);
   });
 
