@@ -17,8 +17,10 @@ export function presentPage<T>(data: T[], page: number, pageSize: number, totalR
  * already; totalPages capped at `maxPages` where a feed caps its paging.
  */
 export function pageEnvelopeJson(page: number, pageSize: number, totalRecords: number, maxPages = Infinity): { before: string; after: string } {
-  const totalPages = Math.min(Math.ceil(totalRecords / pageSize), maxPages);
-  return { before: '{"data":', after: `,"pageNumber":${page},"pageSize":${pageSize},"totalRecords":${totalRecords},"totalPages":${totalPages}}` };
+  // From presentPage itself, so both write the same keys in the same order; data comes first there.
+  const { data: _data, ...rest } = presentPage([], page, pageSize, totalRecords);
+  const tail = JSON.stringify({ ...rest, totalPages: Math.min(rest.totalPages, maxPages) });
+  return { before: '{"data":', after: `,${tail.slice(1)}` };
 }
 
 /**

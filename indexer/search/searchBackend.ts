@@ -34,10 +34,10 @@ export interface ScreenerOptions {
 export function resultFromRows(rows: ScreenerRow[], total: number, options: Pick<ScreenerOptions, 'envelope' | 'allocate'> = {}): ScreenerResult {
   const presented = () => rows.map(presentScreenerRow);
   const { before, after } = options.envelope?.(total) ?? { before: '', after: '' };
+  const allocate = options.allocate ?? ((size: number) => Buffer.allocUnsafe(size));
   const json = () => {
     const text = before + JSON.stringify(presented()) + after;
-    if (!options.allocate) return Buffer.from(text, 'utf8');
-    const body = options.allocate(Buffer.byteLength(text, 'utf8'));
+    const body = allocate(Buffer.byteLength(text, 'utf8'));
     body.write(text, 0, 'utf8');
     return body;
   };
@@ -46,7 +46,7 @@ export function resultFromRows(rows: ScreenerRow[], total: number, options: Pick
 
 export interface SearchBackend {
   readonly name: 'postgres' | 'elasticsearch';
-  /** A page of matches and the exact total (rows empty when countOnly). */
+  /** A page of matches and the exact total (no rows when countOnly). */
   screener(query: ScreenerQuery, options?: ScreenerOptions): Promise<ScreenerResult>;
   count(query: ScreenerQuery): Promise<number>;
   /** Resolves once background loading is done (the screener columns); absent where there is none. */

@@ -71,6 +71,7 @@ DECLARE
   from_id      bigint := lo;
   skip         bigint := p_offset;
   behind       boolean := false;
+  filter       text;
 BEGIN
   IF current_setting('transaction_isolation') <> 'read committed' THEN
     RAISE EXCEPTION 'change_feed_page needs READ COMMITTED: its rows must be read after the safe bound';
@@ -82,7 +83,8 @@ BEGIN
     -- One statement, so one snapshot: the sealed prefix, the edge counts, the running totals and the
     -- seek agree with each other even if a delete (0012's trigger drops totals) commits meanwhile.
     SELECT CASE WHEN b.first_block < b.end_block
-                THEN b.head + b.mid + change_log_count_range(p_type, b.end_block * size, bound, p_cap)
+                THEN b.head + change_log_running_total(p_type, b.end_block - 1) - b.base
+                     + change_log_count_range(p_type, b.end_block * size, bound, p_cap)
                 ELSE change_log_count_range(p_type, lo, bound, p_cap) END,
            CASE WHEN b.seek THEN sb.start_block * size ELSE lo END,
            -- The page's first row is the first whose running total exceeds base + offset - head.
@@ -91,7 +93,6 @@ BEGIN
       INTO total, from_id, skip, behind
       FROM (SELECT v.first_block, v.end_block, v.behind, h.head,
                    change_log_running_total(p_type, v.first_block - 1) AS base,
-                   change_log_running_total(p_type, v.end_block - 1) - change_log_running_total(p_type, v.first_block - 1) AS mid,
                    (v.first_block < v.end_block AND p_offset >= p_seek_min_offset AND h.head <= p_offset) AS seek
               FROM (SELECT (lo + size - 1) / size AS first_block, least(bound / size, s.sealed) AS end_block, bound / size > s.sealed AS behind
                       FROM (SELECT coalesce(max(block) + 1, 0) AS sealed FROM change_log_block_count) s) v
@@ -116,20 +117,16 @@ BEGIN
   ELSE
     -- Filtered feeds: a statement per filter combination, planned for it (an fnr has few changes and
     -- its own index; `fnr = $1 OR $1 IS NULL` would keep any plan from using it).
-    EXECUTE format(
-      'SELECT count(*) FROM (SELECT 1 FROM change_log WHERE %s %s %s LIMIT $5) r',
-      CASE WHEN p_type IS NULL THEN 'id >= $2 AND id < $3' ELSE '(type, id) >= ($1, $2) AND (type, id) < ($1, $3)' END,
-      CASE WHEN p_fnr IS NULL THEN '' ELSE 'AND fnr = $4' END,
-      CASE WHEN p_since IS NULL THEN '' ELSE 'AND recorded_at >= $6' END)
-      INTO total USING p_type, lo, bound, p_fnr, p_cap, p_since;
+    filter := CASE WHEN p_type IS NULL THEN 'id >= $2 AND id < $3' ELSE '(type, id) >= ($1, $2) AND (type, id) < ($1, $3)' END
+           || CASE WHEN p_fnr IS NULL THEN '' ELSE ' AND fnr = $4' END
+           || CASE WHEN p_since IS NULL THEN '' ELSE ' AND recorded_at >= $5' END;
+    EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM change_log WHERE %s LIMIT $6) r', filter)
+      INTO total USING p_type, lo, bound, p_fnr, p_since, p_cap;
     EXECUTE format(
       'SELECT ''['' || coalesce(string_agg(change_log_entry_json(c.id, c.type, c.fnr, c.recorded_at, c.action, c.changed_fields, c.vnr, c.document_key, c.edikt_id, c.gisa_zahl), '','' ORDER BY c.id), '''') || '']''
-         FROM (SELECT id, type, fnr, recorded_at, action, changed_fields, vnr, document_key, edikt_id, gisa_zahl FROM change_log WHERE %s %s %s ORDER BY %s LIMIT $5 OFFSET $6) c',
-      CASE WHEN p_type IS NULL THEN 'id >= $2 AND id < $3' ELSE '(type, id) >= ($1, $2) AND (type, id) < ($1, $3)' END,
-      CASE WHEN p_fnr IS NULL THEN '' ELSE 'AND fnr = $4' END,
-      CASE WHEN p_since IS NULL THEN '' ELSE 'AND recorded_at >= $7' END,
-      CASE WHEN p_type IS NULL THEN 'id' ELSE 'type, id' END)
-      INTO data USING p_type, lo, bound, p_fnr, p_limit, p_offset, p_since;
+         FROM (SELECT id, type, fnr, recorded_at, action, changed_fields, vnr, document_key, edikt_id, gisa_zahl FROM change_log WHERE %s ORDER BY %s LIMIT $6 OFFSET $7) c',
+      filter, CASE WHEN p_type IS NULL THEN 'id' ELSE 'type, id' END)
+      INTO data USING p_type, lo, bound, p_fnr, p_since, p_limit, p_offset;
   END IF;
 
   -- Sealing only saves later reads work (this one counted the unsealed rest row by row), so a failure

@@ -157,47 +157,6 @@ const FILING = 8;
 /** The flags' JSON by their low three bits. */
 const FLAGS_JSON = Array.from({ length: 8 }, (_, bits) => flagsJson((bits & ACTIVE) !== 0, (bits & SCHEIN) !== 0, (bits & EDIKT) !== 0));
 
-/** A bounded selection of the best `k` rows under `before` (a max-heap on the worst kept row). */
-function selectBest(k: number, before: (a: number, b: number) => number) {
-  const heap: number[] = [];
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && before(heap[l]!, heap[worst]!) > 0) worst = l;
-      if (r < heap.length && before(heap[r]!, heap[worst]!) > 0) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
-      i = worst;
-    }
-  };
-  return {
-    /** The kept rows' worst sort value once k are kept (a cache the caller keeps current). */
-    worstValue: Number.NaN,
-    get full() {
-      return k > 0 && heap.length === k;
-    },
-    worst: () => heap[0]!,
-    offer(row: number) {
-      if (k <= 0) return;
-      if (heap.length < k) {
-        heap.push(row);
-        for (let i = heap.length - 1; i > 0; ) {
-          const parent = (i - 1) >> 1;
-          if (before(heap[i]!, heap[parent]!) <= 0) break;
-          [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-          i = parent;
-        }
-      } else if (before(row, heap[0]!) < 0) {
-        heap[0] = row;
-        siftDown(0);
-      }
-    },
-    sorted: () => heap.sort(before),
-  };
-}
-
 export class ScreenerColumns {
   private size = 0;
   private capacity: number;
@@ -362,14 +321,13 @@ export class ScreenerColumns {
   /** Inserts or replaces a company's row. */
   upsert(r: ColumnRow): void {
     let row = this.rowOf(r.fnr);
-    if (row !== undefined) this.rowJson.delete(row);
     if (row === undefined) {
       if (this.size === this.capacity) this.growRows();
       row = this.size++;
       this.fnrs[row] = r.fnr;
       if (this.sortedRows === row && (row === 0 || this.fnrs[row - 1]! < r.fnr)) this.sortedRows++;
       else this.laterRows.set(r.fnr, row);
-    }
+    } else this.rowJson.delete(row);
     this.city[row] = this.cities.intern(r.cityNorm);
     this.zip[row] = this.zips.intern(r.zipCode);
     this.court[row] = this.courts.intern(r.courtCode);
@@ -523,7 +481,6 @@ export class ScreenerColumns {
     const sel = this.selected;
     const slotOf = this.slotOf;
     const fnrs = this.fnrs;
-    const byFnr = (a: number, b: number) => (fnrs[a]! < fnrs[b]! ? -1 : fnrs[a]! > fnrs[b]! ? 1 : 0);
     const sortColumn = this.figures[FIGURE_INDEX.get(q.orderBy!)!]!;
     const withValue = new TopByKey(k, fnrs);
     // Companies without the sort figure come after all with it, so they are only ordered (by fnr) when
@@ -534,9 +491,10 @@ export class ScreenerColumns {
     let ordered = withValue.sortedRows();
     const missing = k - ordered.length;
     if (missing > 0 && withoutValue.length > 0) {
-      const last = selectBest(missing, byFnr);
-      for (const row of withoutValue) last.offer(row);
-      ordered = ordered.concat(last.sorted()); // not push(...): a deep page can hold more rows than a call takes arguments
+      // The same heap with one key for all: it orders them by fnr.
+      const last = new TopByKey(Math.min(missing, withoutValue.length), fnrs);
+      for (const row of withoutValue) last.offer(0, row);
+      ordered = ordered.concat(last.sortedRows()); // not push(...): a deep page can hold more rows than a call takes arguments
     }
     const rows = ordered.slice(offset, offset + q.pageSize);
     return { total, fnrs: rows.map((row) => fnrs[row]!), rows };
