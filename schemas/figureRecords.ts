@@ -21,18 +21,16 @@ export const figuresFromColumns = compile<(row: Record<string, unknown>) => Figu
   FIELDS.map(({ key, column }) => `${key}: r.${column} ?? null`).join(', '),
 );
 
-/**
- * The `keyFigures` object of an answer: `documentDate`, then the figures (decimal strings by JSON key)
- * as JSON numbers; a missing or null figure stays null (never 0).
- */
-export const presentKeyFigures = compile<(figures: Record<string, unknown>, documentDate: string | null) => { documentDate: string | null } & FigureNumbers>(
-  ['documentDate: d', ...FIELDS.map(({ key }) => `${key}: r.${key} == null ? null : Number(r.${key})`)].join(', '),
-);
+/** Each figure by JSON key as a JSON number from its stored value; a missing or null figure stays null (never 0). */
+const FIGURES_AS_NUMBERS = FIELDS.map(({ key }) => `${key}: r.${key} == null ? null : Number(r.${key})`);
 
 /**
- * The figures alone (by JSON key, in KEY_FIGURES order) as JSON numbers from stored values (jsonb
- * numbers, or decimal strings); a missing or null figure stays null.
+ * The `keyFigures` object of an answer: `documentDate`, then the figures (decimal strings or jsonb
+ * numbers by JSON key) as JSON numbers.
  */
-export const figuresAsNumbers = compile<(figures: Record<string, unknown>) => FigureNumbers>(
-  FIELDS.map(({ key }) => `${key}: r.${key} == null ? null : Number(r.${key})`).join(', '),
+export const presentKeyFigures = compile<(figures: Record<string, unknown>, documentDate: string | null) => { documentDate: string | null } & FigureNumbers>(
+  ['documentDate: d', ...FIGURES_AS_NUMBERS].join(', '),
 );
+
+/** The figures alone (by JSON key, in KEY_FIGURES order) as JSON numbers. */
+export const figuresAsNumbers = compile<(figures: Record<string, unknown>) => FigureNumbers>(FIGURES_AS_NUMBERS.join(', '));

@@ -25,12 +25,15 @@ export interface ScreenerRow {
   figures: Record<string, string | null>;
 }
 
+/** A coded value as presented (legal form, court): `{ code, text }`, or null without a code. */
+export const codeAndText = (code: string | null, text: string | null) => (code ? { code, text } : null);
+
 export function presentScreenerRow(row: ScreenerRow) {
   return {
     fnr: row.fnr,
     name: row.name,
-    legalForm: row.legalFormCode ? { code: row.legalFormCode, text: row.legalFormText } : null,
-    court: row.courtCode ? { code: row.courtCode, text: row.courtText } : null,
+    legalForm: codeAndText(row.legalFormCode, row.legalFormText),
+    court: codeAndText(row.courtCode, row.courtText),
     city: row.city,
     zipCode: row.zipCode,
     isActive: row.isActive,
@@ -47,8 +50,8 @@ export type PresentedScreenerRow = ReturnType<typeof presentScreenerRow>;
 // The same row as text pieces. Each piece is the JSON of one presented field (the caller keeps them
 // interned: a few hundred legal forms, courts and cities serve 640k rows).
 
-export const legalFormJson = (code: string | null, text: string | null): string => JSON.stringify(code ? { code, text } : null);
-export const courtJson = (code: string | null, text: string | null): string => JSON.stringify(code ? { code, text } : null);
+/** The legalForm or court piece. */
+export const codeAndTextJson = (code: string | null, text: string | null): string => JSON.stringify(codeAndText(code, text));
 
 /** `,"isActive":…,"isScheinunternehmen":…,"hasEdikt":…` */
 export const flagsJson = (isActive: boolean, isScheinunternehmen: boolean, hasEdikt: boolean): string =>

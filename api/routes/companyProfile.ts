@@ -6,17 +6,11 @@
 import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
-import type { ScreenerRow } from '../../schemas/screenerRecords.js';
+import { codeAndText, type ScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 
 const toNumber = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
 
-/**
- * Stored figures as JSON numbers, the same values as Number() of their exact decimal texts: a jsonb
- * number arrives as that text and JSON.parse rounds it as Number() does; null stays null. A literal of
- * fixed shape (schemas/figureRecords.ts), not Object.fromEntries: half the cost to build and print.
- */
-const presentFigures = (figures: Record<string, unknown>) => figuresAsNumbers(figures);
 
 // Every collection arrives as a json array of camelCase objects (the client's column transform does
 // not reach json keys), with the values the presenter got when these were separate queries: dates as
@@ -201,14 +195,16 @@ export function presentProfile(p: Profile) {
     pnlMethod: f.pnlMethod,
     kind: f.kind,
     filedOn: f.filedOn,
-    ...presentFigures(f.figures ?? {}),
+    // Stored figures as JSON numbers: a jsonb number arrives as its exact decimal text and JSON.parse
+    // rounds it as Number() does. Fixed-shape literals (schemas/figureRecords.ts), not Object.fromEntries.
+    ...figuresAsNumbers(f.figures ?? {}),
   }));
   const latest = filings[0];
   return {
     fnr: c.fnr,
     name: c.name,
-    legalForm: c.legalFormCode ? { code: c.legalFormCode, text: c.legalFormText } : null,
-    court: c.courtCode ? { code: c.courtCode, text: c.courtText } : null,
+    legalForm: codeAndText(c.legalFormCode, c.legalFormText),
+    court: codeAndText(c.courtCode, c.courtText),
     isActive: c.status === 'active',
     isScheinunternehmen: p.bogus.length > 0,
     scheinunternehmenKundmachungen: p.bogus.map((b) => ({
@@ -217,7 +213,7 @@ export function presentProfile(p: Profile) {
     hasEdikt: p.notices.length > 0,
     euid: c.euid,
     seat: c.seat,
-    municipality: c.municipalityCode ? { code: c.municipalityCode, text: c.municipalityText } : null,
+    municipality: codeAndText(c.municipalityCode, c.municipalityText),
     capital: c.capitalAmount ? { amount: Number(c.capitalAmount), currency: c.capitalCurrency } : null,
     businessPurpose: c.businessPurpose,
     formerNames: p.names.map((n) => ({ name: n.name, vnr: n.vnr })),
@@ -231,7 +227,7 @@ export function presentProfile(p: Profile) {
     parsedJahresabschluesse: filings,
     functions: p.functions.map((f) => ({
       ...partyRef(f), name: f.partyName || null, functionCode: f.functionCode, functionText: f.functionText,
-      representation: f.representationCode ? { code: f.representationCode, text: f.representationText } : null,
+      representation: codeAndText(f.representationCode, f.representationText),
       since: f.since, until: f.until, isCurrent: f.isCurrent,
     })),
     shareholders: p.holdings.map((h) => ({
@@ -239,7 +235,7 @@ export function presentProfile(p: Profile) {
       since: h.since, until: h.until, isCurrent: h.isCurrent,
     })),
     registerEntries: p.entries.map((e) => ({
-      vnr: e.vnr, executedOn: e.executedOn, court: e.courtCode ? { code: e.courtCode, text: e.courtText } : null, az: e.az,
+      vnr: e.vnr, executedOn: e.executedOn, court: codeAndText(e.courtCode, e.courtText), az: e.az,
       applicationTexts: e.applicationTexts,
     })),
     tradeLicenses: p.licences.map((l) => ({
@@ -247,8 +243,8 @@ export function presentProfile(p: Profile) {
       isDormant: l.isDormant,
     })),
     openNotices: p.notices.filter((n) => n.isOpen).map((n) => ({
-      ediktId: n.ediktId, aktenzeichen: n.aktenzeichen, court: n.courtCode ? { code: n.courtCode, text: n.courtName } : null,
-      proceeding: n.proceedingCode ? { code: n.proceedingCode, text: n.proceedingText } : null,
+      ediktId: n.ediktId, aktenzeichen: n.aktenzeichen, court: codeAndText(n.courtCode, n.courtName),
+      proceeding: codeAndText(n.proceedingCode, n.proceedingText),
       firstPublishedOn: n.firstPublishedOn, lastPublishedOn: n.lastPublishedOn,
       link: { evidence: n.linkEvidence, confidence: toNumber(n.linkConfidence) },
     })),

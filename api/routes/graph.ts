@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
+import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound, validationFailed } from '../errors.js';
 import { parseQuery } from '../validation.js';
 
@@ -109,7 +110,7 @@ export async function buildGraph(sql: Sql, start: { fnr?: string; personId?: str
       const edge: GraphEdge = r.edgeType === 'holding'
         ? { source: party.id, target: company.id, type: 'holding', capital: r.capital === null ? null : Number(r.capital), paidIn: r.paidIn === null ? null : Number(r.paidIn), currency: r.currency, since: iso(r.since) }
         : { source: party.id, target: company.id, type: 'function', functionCode: r.functionCode!, functionText: r.functionText,
-            representation: r.representationCode ? { code: r.representationCode, text: r.representationText } : null, since: iso(r.since) };
+            representation: codeAndText(r.representationCode, r.representationText), since: iso(r.since) };
       edges.set(`${edge.source}|${edge.target}|${edge.type}|${edge.functionCode ?? ''}`, edge);
     }
     frontier = next;

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
+import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
@@ -53,7 +54,7 @@ async function functionsOf(sql: Sql, personIds: string[]): Promise<Map<string, F
 
 const presentFunction = (f: FunctionRow) => ({
   fnr: f.fnr, companyName: f.companyName, companyIsActive: f.companyIsActive, functionCode: f.functionCode, functionText: f.functionText,
-  representation: f.representationCode ? { code: f.representationCode, text: f.representationText } : null,
+  representation: codeAndText(f.representationCode, f.representationText),
   since: isoDate(f.since), until: isoDate(f.until), isCurrent: f.isCurrent,
 });
 

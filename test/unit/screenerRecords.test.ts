@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/syntheticCompanies.js';
 import { JsonWriter } from '../../schemas/jsonWriter.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
-import { courtJson, flagsJson, legalFormJson, presentScreenerRow, writeKeyFigures, writeScreenerRowHead, type ScreenerRow } from '../../schemas/screenerRecords.js';
+import { codeAndTextJson, flagsJson, presentScreenerRow, writeKeyFigures, writeScreenerRowHead, type ScreenerRow } from '../../schemas/screenerRecords.js';
 
 const bytes = (json: string) => Buffer.from(json, 'utf8');
 
@@ -17,8 +17,8 @@ function written(row: ScreenerRow): string {
   const names = bytes(`xx${JSON.stringify(row.name)}yy`); // a range inside a shared store
   const w = new JsonWriter(16); // grows while writing
   writeScreenerRowHead(w, {
-    fnr: row.fnr, names, nameStart: 2, nameEnd: names.length - 2, legalForm: bytes(legalFormJson(row.legalFormCode, row.legalFormText)),
-    court: bytes(courtJson(row.courtCode, row.courtText)), city: bytes(JSON.stringify(row.city)), zipCode: bytes(JSON.stringify(row.zipCode)),
+    fnr: row.fnr, names, nameStart: 2, nameEnd: names.length - 2, legalForm: bytes(codeAndTextJson(row.legalFormCode, row.legalFormText)),
+    court: bytes(codeAndTextJson(row.courtCode, row.courtText)), city: bytes(JSON.stringify(row.city)), zipCode: bytes(JSON.stringify(row.zipCode)),
     flags: flagsJson(row.isActive, row.isScheinunternehmen, row.hasEdikt),
   });
   if (row.documentKey) writeKeyFigures(w, bytes(JSON.stringify(row.documentDate)), columns, 0);

@@ -11,7 +11,7 @@
 // Pure data structure: no I/O. columnSync.ts loads and follows it.
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
 import { JsonWriter } from '../../../schemas/jsonWriter.js';
-import { courtJson, flagsJson, legalFormJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
+import { codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 
@@ -337,8 +337,8 @@ export class ScreenerColumns {
     this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0) | (r.hasEdikt ? EDIKT : 0) | (r.hasFiling ? FILING : 0);
     this.storeName(row, r.name);
     const pieces = this.pieces;
-    this.legalFormPiece[row] = pieces.intern(keyOf('l', r.legalFormCode, r.legalFormText), () => legalFormJson(r.legalFormCode, r.legalFormText));
-    this.courtPiece[row] = pieces.intern(keyOf('c', r.courtCode, r.courtText), () => courtJson(r.courtCode, r.courtText));
+    this.legalFormPiece[row] = pieces.intern(keyOf('l', r.legalFormCode, r.legalFormText), () => codeAndTextJson(r.legalFormCode, r.legalFormText));
+    this.courtPiece[row] = pieces.intern(keyOf('c', r.courtCode, r.courtText), () => codeAndTextJson(r.courtCode, r.courtText));
     this.cityPiece[row] = pieces.intern(keyOf('t', r.city), () => JSON.stringify(r.city));
     this.zipPiece[row] = pieces.intern(keyOf('z', r.zipCode), () => JSON.stringify(r.zipCode));
     this.datePiece[row] = pieces.intern(keyOf('d', r.documentDate), () => JSON.stringify(r.documentDate));
