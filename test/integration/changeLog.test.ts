@@ -35,7 +35,7 @@ async function insertInOpenTransaction(fnr: string) {
   };
 }
 
-describe('feed entries written by Postgres (0013)', () => {
+describe('feed entries written by Postgres (0013, 0014)', () => {
   it('are presentChange of the stored rows, for every type, through the plain, filtered and deep paths', async () => {
     const before = (await safeChangeBound(db.sql)) - 1;
     await db.sql.begin((tx) => recordChanges(tx, [
@@ -59,9 +59,45 @@ describe('feed entries written by Postgres (0013)', () => {
     expect(typed.total).toBe(2);
   });
 
+  it('are rendered when the row is written and again when it is updated (0014), so the stored text never goes stale', async () => {
+    const before = (await safeChangeBound(db.sql)) - 1;
+    await db.sql.begin((tx) => recordChanges(tx, [{ type: 'business', fnr: '7c', action: 'created', changedFields: ['name'], vnr: '001' }]));
+    const [stored] = await db.sql<{ id: number; entryJson: string }[]>`SELECT id, entry_json FROM change_log WHERE id > ${before}`;
+    expect(JSON.parse(stored!.entryJson)).toEqual(presentChange((await readChanges(db.sql, { afterId: before, limit: 1 }))[0]!));
+    await db.sql`UPDATE change_log SET changed_fields = '{name,seat}', vnr = '002' WHERE id = ${stored!.id}`;
+    const page = await readChangePageJson(db.sql, { afterId: before, page: 1, pageSize: 10, countCap: 100 });
+    expect(JSON.parse(page.data.toString('utf8'))).toEqual([expect.objectContaining({ id: stored!.id, changedFields: ['name', 'seat'], vnr: '002' })]);
+  });
+
   it('refuses to run inside a REPEATABLE READ transaction, whose snapshot would predate the bound', async () => {
     await expect(db.sql.begin('isolation level repeatable read', (tx) => readChangePageJson(tx as unknown as Sql, { afterId: 0, page: 1, pageSize: 1, countCap: 1 })))
       .rejects.toThrow(/READ COMMITTED/);
+  });
+});
+
+describe('a full feed page (0014)', () => {
+  // A database of its own: the sealed-block tests below count and seal the shared log, and 2100 more
+  // changes there would only make them slower.
+  let own: TestDatabase;
+  beforeAll(async () => {
+    own = await createTestDatabase({ max: 8 });
+  });
+  afterAll(async () => {
+    await own.drop();
+  });
+
+  it('come in id order on a full page of 1000 from a backlog written out of order by concurrent writers', async () => {
+    const before = (await safeChangeBound(own.sql)) - 1;
+    // Interleaved transactions: heap order is not id order, so only the page's ORDER BY keeps ids ascending.
+    await Promise.all(Array.from({ length: 6 }, (_, w) => own.sql.begin(async (tx) => {
+      for (let k = 0; k < 5; k++) await recordChanges(tx, Array.from({ length: 40 }, (_, j) => change(`${w}${k}${j}z`)));
+    })));
+    await own.sql.begin((tx) => recordChanges(tx, Array.from({ length: 900 }, (_, j) => change(`${j}y`))));
+    const page = await readChangePageJson(own.sql, { afterId: before, page: 1, pageSize: 1000, countCap: 1_000_000 });
+    const ids = (JSON.parse(page.data.toString('utf8')) as { id: number }[]).map((e) => e.id);
+    expect(ids).toHaveLength(1000);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(page.total).toBe(2100);
   });
 });
 
