@@ -161,9 +161,9 @@ export async function changeSnapshot(sql: Sql, id: number, type: ChangeType): Pr
 }
 
 /**
- * Seals up to `maxBlocks` more id blocks for the feeds' totals (0012); the indexer calls it on every
- * poll, so feed requests rarely find unsealed blocks to count row by row.
+ * Seals up to `maxBlocks` more id blocks (null: all that can be) for the feeds' totals (0012); the
+ * indexer calls it on every poll, so feed requests rarely find unsealed blocks to count row by row.
  */
-export async function sealChangeBlocks(sql: Sql, maxBlocks = 256): Promise<void> {
+export async function sealChangeBlocks(sql: Sql, maxBlocks: number | null = 256): Promise<void> {
   await sql`SELECT change_log_seal_blocks(${maxBlocks})`;
 }
