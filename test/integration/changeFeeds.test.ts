@@ -196,6 +196,15 @@ describe('totals and deep pages over many blocks', () => {
       const body = await page(`/api/v1/globalchanges?sinceId=${all[all.length - following - 1]}&pageSize=5`);
       expect([body.totalRecords, body.totalPages], `${following} following`).toEqual([expected, 1000]);
     }
+    // Caps from 1000 to 7000 against cursors inside blocks: the sealed blocks alone reach the cap,
+    // or the head brings the count to it, or only the tail does, or nothing does (0015's shortcuts).
+    for (const sinceId of [from + 1, from + 700, from + 2500, from + 5555]) {
+      const following = (await plainIds(sinceId)).length;
+      for (const pageSize of [1, 2, 3, 5, 7]) {
+        const body = await page(`/api/v1/globalchanges?sinceId=${sinceId}&pageSize=${pageSize}`);
+        expect(body.totalRecords, `sinceId ${sinceId}, pageSize ${pageSize}`).toBe(Math.min(following, 1000 * pageSize));
+      }
+    }
   });
 
   it('a consumer paging through the backlog with the recipe gets every change once, deep pages included', async () => {
