@@ -41,7 +41,6 @@ import { listRouter } from './routes/lists.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRouter } from './routes/openapi.js';
 import { ADMIN_QUEUES_PATH, adminGuard, metricsRouter, queueBoard } from './routes/operations.js';
 import { queryRouter } from './routes/queries.js';
-import { createPostgresScreener, type ScreenerSearch } from './screener/screenerSearch.js';
 
 export const API_PREFIX = '/api/v1';
 export { DEFAULT_REDIS_PREFIX };
@@ -80,9 +79,7 @@ export interface AppDeps {
   /** Authentication, burst limit, quota and billing. Required, so an open API is a visible choice. */
   access: AccessChainDeps | BypassedAccessChain;
   clock?: Clock;
-  /** The screener behind saved-query exports (issue 4 replaces the simple Postgres version). */
-  screener?: ScreenerSearch;
-  /** Search backend of GET /businesses and /businesses/count; the Postgres read model by default. */
+  /** Search backend of GET /businesses, /businesses/count and saved-query exports; the Postgres read model by default. */
   search?: SearchBackend;
   /** Where documents the pipeline does not hold are fetched from (the Firmenbuch adapter). */
   documents?: DocumentFetcher;
@@ -136,17 +133,17 @@ const registerUnreachable: DocumentFetcher = {
 };
 
 function apiRouter(deps: AppDeps, clock: Clock): Router {
-  const screener = deps.screener ?? createPostgresScreener(deps.sql);
+  const search = deps.search ?? postgresSearch(deps.sql);
   const api = new Router({ prefix: API_PREFIX });
   for (const router of [
     openApiRouter(),
     catalogueRouter(deps.sql),
     queryRouter(deps.sql),
     listRouter(deps.sql),
-    exportRouter(deps.sql, screener, deps.log, clock),
+    exportRouter(deps.sql, search, deps.log, clock),
     // Fixed paths under /businesses before the profile's /businesses/{fnr}: the first match answers.
     changeFeedRouter(deps.sql),
-    businessesRouter({ sql: deps.sql, search: deps.search ?? postgresSearch(deps.sql) }),
+    businessesRouter({ sql: deps.sql, search }),
     peopleRouter(deps.sql),
     graphRouter(deps.sql),
     documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable }),

@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { findNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
-import { oenaceEdv, screenerFilterShape, toScreenerQuery, type ScreenerFilterInput } from '../../indexer/search/screenerFilters.js';
+import { screenerFilterShape } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import type { Sql } from '../../runtime/db.js';
@@ -12,6 +12,7 @@ import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
 import { bodyBuffers } from '../presenters/bodyBuffers.js';
 import { pageEnvelopeJson, presentPage } from '../presenters/envelope.js';
+import { screenerQueryFrom } from '../screener/screenerQuery.js';
 import { pagingShape, parseQuery, queryBoolean } from '../validation.js';
 
 export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional() });
@@ -24,22 +25,6 @@ export const resolveNamesBody = z.object({
 
 /** Autocomplete answers at most this many candidates in total (a few pages of suggestions). */
 const MAX_NAME_CANDIDATES = 200;
-
-/** Resolves an ÖNACE code in any spelling (with or without section letter) to its EDV path, or 400. */
-async function resolveOenace(sql: Sql, code: string | undefined): Promise<string | undefined> {
-  if (code === undefined) return undefined;
-  const edv = oenaceEdv(code);
-  const [row] = await sql<{ edvCode: string }[]>`
-    SELECT edv_code FROM oenace_class
-     WHERE version = '2008' AND (edv_code = ${edv} OR regexp_replace(edv_code, '^[A-Z]', '') = ${edv})
-     ORDER BY level LIMIT 1`;
-  if (!row) throw validationFailed({ oenaceCode: [`no ÖNACE 2008 class has the code ${code}`] });
-  return row.edvCode;
-}
-
-async function screenerQueryFrom(sql: Sql, input: ScreenerFilterInput, paging: { page: number; pageSize: number }) {
-  return toScreenerQuery(input, paging, await resolveOenace(sql, input.oenaceCode));
-}
 
 export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Router {
   const { sql, search } = deps;

@@ -23,7 +23,8 @@ import { bodyOf } from '../middleware/requestBody.js';
 import { accountBoundResponses, problemResponses, requestJsonContent } from '../openapi/common.js';
 import { cellValue, csvCell, DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, type ExportColumn } from '../presenters/exportColumns.js';
 import { requireAccount } from '../requestState.js';
-import type { ScreenerSearch } from '../screener/screenerSearch.js';
+import type { SearchBackend } from '../../indexer/search/searchBackend.js';
+import { savedQueryMatches } from '../screener/screenerQuery.js';
 import { exportRowsCursor, type ExportRow } from '../stores/exportRows.js';
 import { listMemberFnrs } from '../stores/lists.js';
 import { getSavedQuery } from '../stores/savedQueries.js';
@@ -62,7 +63,7 @@ export const ExportBusinesses = z
 type ExportRequest = z.infer<typeof ExportBusinesses>;
 
 /** The companies to export, in output order, never more than 1000. */
-async function resolveCompanies(sql: Sql, screener: ScreenerSearch, accountId: string, input: ExportRequest): Promise<string[]> {
+async function resolveCompanies(sql: Sql, search: SearchBackend, accountId: string, input: ExportRequest): Promise<string[]> {
   if (input.fnrs) return [...new Set(input.fnrs.map(fnrFilterValue))];
   if (input.listId) {
     const members = await listMemberFnrs(sql, accountId, input.listId);
@@ -76,7 +77,8 @@ async function resolveCompanies(sql: Sql, screener: ScreenerSearch, accountId: s
   }
   const saved = await getSavedQuery(sql, accountId, input.queryId!);
   if (!saved) throw notFound(`You have no saved query ${input.queryId}.`);
-  return (await screener.search(saved.filters, { page: 1, pageSize: MAX_EXPORT_COMPANIES })).fnrs;
+  // The search backend of GET /businesses: the same companies in the same order as the screener answers.
+  return savedQueryMatches(sql, search, saved.filters, MAX_EXPORT_COMPANIES);
 }
 
 function chosenColumns(keys: string[] | undefined): ExportColumn[] {
@@ -136,14 +138,14 @@ async function buildWorkbook(rows: AsyncGenerator<ExportRow>, columns: ExportCol
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-export function exportRouter(sql: Sql, screener: ScreenerSearch, log: Logger, clock: Clock): Router {
+export function exportRouter(sql: Sql, search: SearchBackend, log: Logger, clock: Clock): Router {
   const router = new Router();
 
   router.post('/exports/businesses', async (ctx) => {
     const accountId = requireAccount(ctx);
     const input = parseBody(ExportBusinesses, bodyOf(ctx));
     const columns = chosenColumns(input.columns);
-    const fnrs = await resolveCompanies(sql, screener, accountId, input);
+    const fnrs = await resolveCompanies(sql, search, accountId, input);
     const rows = fnrs.length > 0 ? await openRows(sql, fnrs) : undefined;
     if (!rows) {
       ctx.status = 204;

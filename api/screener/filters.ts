@@ -1,8 +1,10 @@
 // The screener's filter parameters by their exact names, and the canonical form of a filter set
 // (../shared/spec/api-decisions.md "Request bodies"): fnr normalised, numbers as numbers, booleans as
 // booleans, empty values dropped, keys sorted. Two filter sets are equal when their canonical forms
-// are. Saved queries store this form; the screener (issue 4) reads the same names. The 47 figure
-// ranges and the orderBy names come from schemas/keyFigures.ts.
+// are. Saved queries store this form. Every value must also pass the screener's own parameter schema
+// (indexer/search/screenerFilters.ts), so a saved query holds nothing GET /businesses would refuse.
+import type { z } from 'zod';
+import { screenerFilterShape } from '../../indexer/search/screenerFilters.js';
 import { FIGURE_BY_PARAM, KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import type { FieldErrors } from '../errors.js';
@@ -74,8 +76,24 @@ export function canonicalFilters(raw: Record<string, unknown>, path = 'filters')
     }
     if (isEmpty(raw[name])) continue;
     const result = canonicalValue(kind, raw[name]);
-    if ('error' in result) errors[`${path}.${name}`] = [result.error];
+    if ('error' in result) {
+      errors[`${path}.${name}`] = [result.error];
+      continue;
+    }
+    // As the screener would take it in a query string.
+    const asParameter = (screenerFilterShape as Record<string, z.ZodType>)[name]!.safeParse(parameterText(raw[name] as FilterValue, result.value));
+    if (!asParameter.success) errors[`${path}.${name}`] = asParameter.error.issues.map((i) => i.message);
     else filters[name] = result.value;
   }
   return { filters, canonical: JSON.stringify(filters), errors };
+}
+
+/** A value as its query-string text: a number as sent when sent as text ("1000000.50"), else printed. */
+function parameterText(raw: FilterValue, value: FilterValue): string {
+  return typeof raw === 'string' && typeof value === 'number' ? raw.trim() : String(value);
+}
+
+/** A canonical filter set as the screener's query parameters. */
+export function filterParams(filters: CanonicalFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, String(value)]));
 }

@@ -9,8 +9,10 @@ import { createApp } from '../../api/app.js';
 import { exportRowsCursor } from '../../api/stores/exportRows.js';
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 import { createLogger } from '../../runtime/logger.js';
+import { rebuildReadModel } from '../../indexer/indexer.js';
 import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
 import { seedCompanies } from '../helpers/companies.js';
+import { seedCompanies as seedSearchCompanies, seedFnr } from '../helpers/seedCompanies.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -20,6 +22,7 @@ let http: TestHttp;
 let alice: { accountId: string; key: string };
 let bob: { accountId: string; key: string };
 const now = Date.UTC(2025, 2, 14, 12, 0, 0);
+const log = createLogger('silent');
 
 const DEFAULT_HEADER = [
   'fnr', 'name', 'legalForm', 'city', 'zipCode', 'isActive', 'isScheinunternehmen', 'hasEdikt', 'documentDate',
@@ -29,7 +32,7 @@ const DEFAULT_HEADER = [
 beforeAll(async () => {
   db = await createTestDatabase();
   access = await createTestAccess();
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access, clock: () => now }));
+  http = await serve(createApp({ sql: db.sql, log, access: access.access, clock: () => now }));
   alice = await accountWithKey(db.sql, 'api');
   bob = await accountWithKey(db.sql, 'pro');
   await seedCompanies(db.sql, [
@@ -191,6 +194,7 @@ describe('sources and limits', () => {
     await db.sql`
       INSERT INTO company (fnr, name, court_code)
       SELECT i || 'q', 'Q-Firma ' || lpad(i::text, 4, '0'), '999' FROM generate_series(1, 1005) AS i`;
+    await rebuildReadModel(db.sql, log);
     const saved = await json(await http.request('/api/v1/queries', {
       method: 'POST', headers: { 'x-api-key': alice.key, 'content-type': 'application/json' },
       body: JSON.stringify({ filters: { courtCode: '999' } }),
@@ -201,6 +205,33 @@ describe('sources and limits', () => {
     expect(rows).toHaveLength(1000);
     expect(rows[0]).toEqual(['1q', 'Q-Firma 0001']);
     expect(rows.at(-1)).toEqual(['1000q', 'Q-Firma 1000']);
+  });
+
+  it('exports a saved query exactly as GET /businesses answers its filters: umlaut spellings, former names, active first', async () => {
+    await seedSearchCompanies(db.sql, [
+      { digits: 7001, name: 'Müller Bau GmbH', city: 'Wels', zipCode: '4600', figures: { umsatzerloese: '500' } },
+      { digits: 7002, name: 'Mueller Holz GmbH', active: false, city: 'Wels', zipCode: '4600' },
+      { digits: 7003, name: 'Zander Handel OG', formerNames: ['Müllerei Zander OG'], city: 'Wels', zipCode: '4600' },
+      { digits: 7004, name: 'Aigner Müller KG', city: 'Graz', zipCode: '8010', figures: { umsatzerloese: '900' } },
+    ]);
+    await rebuildReadModel(db.sql, log);
+    for (const filters of [{ search: 'Müller' }, { search: 'mueller', city: 'WELS' }, { search: 'mueller', orderBy: 'guv.Umsatzerloese', orderByDescending: true }]) {
+      const saved = await json(await http.request('/api/v1/queries', {
+        method: 'POST', headers: { 'x-api-key': alice.key, 'content-type': 'application/json' }, body: JSON.stringify({ filters }),
+      }));
+      const params = new URLSearchParams(Object.entries(filters).map(([k, v]) => [k, String(v)]));
+      params.set('pageSize', '1000');
+      const screener = await json(await http.request(`/api/v1/businesses?${params}`, { headers: { 'x-api-key': alice.key } }));
+      const expected = (screener.data as Array<{ fnr: string }>).map((r) => r.fnr);
+      expect(expected.length).toBeGreaterThan(1);
+      const res = await exportCall({ format: 'csv', queryId: saved.id, columns: ['fnr'] });
+      expect(res.status).toBe(200);
+      const [, ...rows] = readCsv(Buffer.from(await res.arrayBuffer()).subarray(3));
+      expect(rows.map((r) => r[0])).toEqual(expected);
+    }
+    // The folded spelling finds both spellings and the former name; the deleted company comes last.
+    const all = await json(await http.request('/api/v1/businesses?search=mueller&pageSize=1000', { headers: { 'x-api-key': alice.key } }));
+    expect((all.data as Array<{ fnr: string }>).map((r) => r.fnr)).toEqual([seedFnr(7004), seedFnr(7001), seedFnr(7003), seedFnr(7002)]);
   });
 
   it('answers 204 for a saved query without matches', async () => {

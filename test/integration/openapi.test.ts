@@ -5,7 +5,6 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Router from '@koa/router';
 import { createApp } from '../../api/app.js';
-import { createPostgresScreener } from '../../api/screener/screenerSearch.js';
 import { businessesRouter } from '../../api/routes/businesses.js';
 import { catalogueRouter } from '../../api/routes/catalogues.js';
 import { changeFeedRouter } from '../../api/routes/changeFeeds.js';
@@ -66,7 +65,7 @@ describe('GET /api/v1/openapi.json', () => {
     const log = createLogger('silent');
     const served = [
       ...routesOf(catalogueRouter(db.sql)), ...routesOf(queryRouter(db.sql)), ...routesOf(listRouter(db.sql)),
-      ...routesOf(exportRouter(db.sql, createPostgresScreener(db.sql), log, Date.now)),
+      ...routesOf(exportRouter(db.sql, postgresSearch(db.sql), log, Date.now)),
       ...routesOf(changeFeedRouter(db.sql)), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
       ...routesOf(peopleRouter(db.sql)), ...routesOf(graphRouter(db.sql)), ...routesOf(companyProfileRouter(db.sql)),
       ...routesOf(documentsRouter({ sql: db.sql, firmenbuch: { document: () => Promise.reject(new Error('unused')) } })),

@@ -38,4 +38,19 @@ describe('canonical filters', () => {
       'filters.page': ['is chosen when a query runs and is not saved with it'],
     });
   });
+
+  it("holds nothing GET /businesses would refuse: the screener's own parameter rules apply", () => {
+    const { errors, filters } = canonicalFilters({
+      zipCode: '12', courtCode: 'Wien', legalFormCode: 'gmbh', oenaceCode: 'X99.1234', gisaLicenseKey: 'abc', fnr: 'x'.repeat(21),
+      'guv.Umsatzerloese_gte': '1e6', 'bilanz.BilanzSumme_lte': 1e21, employees_gte: ' 10 ', city: 'Wien',
+    });
+    expect(Object.keys(errors).sort()).toEqual([
+      'filters.bilanz.BilanzSumme_lte', 'filters.courtCode', 'filters.fnr', 'filters.gisaLicenseKey', 'filters.guv.Umsatzerloese_gte',
+      'filters.legalFormCode', 'filters.oenaceCode', 'filters.zipCode',
+    ]);
+    expect(errors['filters.zipCode']).toEqual(['must be a four-digit Austrian zip code']);
+    expect(errors['filters.guv.Umsatzerloese_gte']).toEqual(['must be a decimal number such as 1500000 or -250.5']);
+    // What passes is kept in canonical form.
+    expect(filters).toEqual({ city: 'Wien', employees_gte: 10 });
+  });
 });
