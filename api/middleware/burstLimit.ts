@@ -4,22 +4,16 @@
 // with Retry-After: 60 (the contract's marker for the burst cause); it is neither counted in the
 // window nor billed.
 //
-// RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset go on every authenticated response.
-// RateLimit-Reset is the number of seconds until the oldest request leaves the window, i.e. until
-// Remaining grows again.
-import type { Context, Middleware } from 'koa';
+// The limit headers (RateLimit-* and X-Quota-*) are set here, from the admission result, so every
+// authenticated response carries them, this 429 included (limitHeaders.ts).
+import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
 import { AccessError, MESSAGES } from '../errors.js';
-import type { Admission, AdmissionResult } from '../metering/admission.js';
+import type { Admission } from '../metering/admission.js';
 import { principalOf, setAdmission } from '../requestState.js';
+import { setLimitHeaders } from './limitHeaders.js';
 
 export const BURST_RETRY_AFTER_SECONDS = 60;
-
-function setRateLimitHeaders(ctx: Context, burst: AdmissionResult['burst']): void {
-  ctx.set('RateLimit-Limit', String(burst.limit));
-  ctx.set('RateLimit-Remaining', String(burst.remaining));
-  ctx.set('RateLimit-Reset', String(burst.resetSeconds));
-}
 
 export function burstLimit(admission: Admission, clock: Clock, windowSeconds = 60): Middleware {
   return async (ctx, next) => {
@@ -32,7 +26,7 @@ export function burstLimit(admission: Admission, clock: Clock, windowSeconds = 6
       now: clock(),
     });
     setAdmission(ctx, result);
-    setRateLimitHeaders(ctx, result.burst);
+    setLimitHeaders(ctx, result);
     if (result.outcome === 'burst') {
       ctx.set('Retry-After', String(BURST_RETRY_AFTER_SECONDS));
       throw new AccessError(429, MESSAGES.burst(result.burst.limit, windowSeconds));

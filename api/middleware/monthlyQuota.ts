@@ -6,32 +6,23 @@
 // Retry-After: 60 is the contract's marker for the burst limit, so the quota's value never goes
 // below 61 even in the last minute of a month.
 //
-// X-Quota-Limit and X-Quota-Remaining go on every authenticated response; plans without a limit
-// answer `unlimited` in both.
-import type { Context, Middleware } from 'koa';
+// X-Quota-Limit and X-Quota-Remaining (set by burstLimit.ts with the admission) answer `unlimited` in
+// both for plans without a limit.
+import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
 import { AccessError, MESSAGES } from '../errors.js';
-import type { AdmissionResult } from '../metering/admission.js';
 import { secondsUntilNextMonth } from '../metering/calendar.js';
 import { admissionOf } from '../requestState.js';
 import { BURST_RETRY_AFTER_SECONDS } from './burstLimit.js';
 
-export const UNLIMITED = 'unlimited';
-
 export function quotaRetryAfterSeconds(nowMs: number): number {
   return Math.max(BURST_RETRY_AFTER_SECONDS + 1, secondsUntilNextMonth(nowMs));
-}
-
-export function setQuotaHeaders(ctx: Context, quota: AdmissionResult['quota']): void {
-  ctx.set('X-Quota-Limit', quota.limit === null ? UNLIMITED : String(quota.limit));
-  ctx.set('X-Quota-Remaining', quota.limit === null ? UNLIMITED : String(Math.max(0, quota.limit - quota.used)));
 }
 
 export function monthlyQuota(clock: Clock): Middleware {
   return async (ctx, next) => {
     const admission = admissionOf(ctx);
     if (!admission) throw new Error('monthlyQuota runs after burstLimit');
-    setQuotaHeaders(ctx, admission.quota);
     if (admission.outcome === 'quota') {
       ctx.set('Retry-After', String(quotaRetryAfterSeconds(clock())));
       throw new AccessError(429, MESSAGES.quota(admission.quota.limit ?? 0));

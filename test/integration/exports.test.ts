@@ -219,7 +219,7 @@ describe('sources and limits', () => {
       const saved = await json(await http.request('/api/v1/queries', {
         method: 'POST', headers: { 'x-api-key': alice.key, 'content-type': 'application/json' }, body: JSON.stringify({ filters }),
       }));
-      const params = new URLSearchParams(Object.entries(filters).map(([k, v]) => [k, String(v)]));
+      const params = new URLSearchParams(Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)]));
       params.set('pageSize', '1000');
       const screener = await json(await http.request(`/api/v1/businesses?${params}`, { headers: { 'x-api-key': alice.key } }));
       const expected = (screener.data as Array<{ fnr: string }>).map((r) => r.fnr);

@@ -220,11 +220,18 @@ describe('account isolation', () => {
 
   it('answers 401 to a service key without a session, before billing', async () => {
     const service = await createApiKey(db.sql, { accountId: null, plan: 'free' });
-    for (const [method, path, body] of [['GET', '/lists'], ['POST', '/lists', { name: 'x' }]] as const) {
+    // One of alice's lists: even a real id gives a key without an account nothing.
+    const { id } = await json(await call('POST', '/lists', { name: 'alice only' }));
+    const routes = [
+      ['GET', '/lists'], ['POST', '/lists', { name: 'x' }], ['GET', `/lists/${id}`], ['PATCH', `/lists/${id}`, { name: 'y' }],
+      ['DELETE', `/lists/${id}`], ['POST', `/lists/${id}/add`, { fnrs: ['1a'] }], ['POST', `/lists/${id}/remove`, { fnrs: ['1a'] }],
+    ] as const;
+    for (const [method, path, body] of routes) {
       const res = await call(method, path, body, service.key);
       expect(res.status).toBe(401);
       expect(Object.keys(await json(res))).toEqual(['error']);
     }
     expect((await call('GET', '/courts', undefined, service.key)).headers.get('x-quota-remaining')).toBe('99');
+    expect((await json(await call('GET', `/lists/${id}`))).name).toBe('alice only');
   });
 });

@@ -60,6 +60,7 @@ async function app(steps: Middleware[], billed: string[] = []): Promise<TestHttp
     if (ctx.path === '/bad') throw new ApiError(400, 'Bad Request', 'no', { page: ['must be an integer'] });
     if (ctx.path === '/boom') throw new Error('secret internals: password=hunter2');
     if (ctx.path === '/missing') return; // no body: 404 from routing
+    if (ctx.path === '/gone') throw new ApiError(404, 'Not Found', 'No company has the register number 1a.');
     if (ctx.path === '/account') {
       ctx.body = { accountId: requireAccount(ctx) };
       return;
@@ -104,13 +105,16 @@ describe('correlation id', () => {
     expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('is on both 429s', async () => {
+  it('is on both 429s, echoed and generated', async () => {
     for (const outcome of ['burst', 'quota'] as const) {
       const { admission } = fakeAdmission(outcome);
       const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock)]);
       const res = await h.get('/ok', { 'x-api-key': 'account-key', 'x-correlation-id': `c-${outcome}` });
       expect(res.status).toBe(429);
       expect(res.headers.get('x-correlation-id')).toBe(`c-${outcome}`);
+      const generated = await h.get('/ok', { 'x-api-key': 'account-key' });
+      expect(generated.status).toBe(429);
+      expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
       await http!.close();
       http = undefined;
     }
@@ -135,6 +139,16 @@ describe('error shapes', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await json(res)).toMatchObject({ title: 'Not Found', status: 404, instance: '/missing', traceId: 'c-404' });
+  });
+
+  it('404 from a thrown error: the exception handler adds correlationId', async () => {
+    const h = await app([]);
+    const res = await h.get('/gone', { 'x-correlation-id': 'c-404b' });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await json(res)).toEqual({
+      title: 'Not Found', status: 404, detail: 'No company has the register number 1a.', instance: '/gone', traceId: 'c-404b', correlationId: 'c-404b',
+    });
   });
 
   it('500 never shows internals and carries the correlation id', async () => {
@@ -194,7 +208,7 @@ describe('API-key authentication', () => {
 });
 
 describe('burst limit', () => {
-  it('answers 429 { error } with Retry-After: 60 and the RateLimit headers, and stops the request', async () => {
+  it('answers 429 { error } with Retry-After: 60, the RateLimit and X-Quota headers, and stops the request', async () => {
     const { admission } = fakeAdmission('burst');
     const reached: string[] = [];
     const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()], reached);
@@ -205,6 +219,9 @@ describe('burst limit', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('1000');
     expect(res.headers.get('ratelimit-remaining')).toBe('0');
     expect(res.headers.get('ratelimit-reset')).toBe('42');
+    // Every authenticated response carries the month's figures too (api-decisions.md).
+    expect(res.headers.get('x-quota-limit')).toBe('100');
+    expect(res.headers.get('x-quota-remaining')).toBe('99');
     expect((await json(res)).error).toMatch(/^Burst limit exceeded/);
     expect(reached).toEqual([]);
   });

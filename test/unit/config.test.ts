@@ -10,6 +10,12 @@ describe('loadConfig', () => {
     expect(config.FIRMENBUCH_URL).toBe('https://justizonline.gv.at/jop/api/at.gv.justiz.fbw/ws');
   });
 
+  it('flushes usage counts every 5 s by default, never less often than once a minute (the most a Redis crash can cost)', () => {
+    expect(loadConfig({}).USAGE_FLUSH_INTERVAL_SECONDS).toBe(5);
+    expect(loadConfig({ USAGE_FLUSH_INTERVAL_SECONDS: '0.5' }).USAGE_FLUSH_INTERVAL_SECONDS).toBe(0.5);
+    expect(() => loadConfig({ USAGE_FLUSH_INTERVAL_SECONDS: '61' })).toThrow(ConfigError);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ ELASTICSEARCH_URL: '', REDIS_URL: ' ' }).ELASTICSEARCH_URL).toBeUndefined();
   });

@@ -55,9 +55,12 @@ describe('request bodies', () => {
     },
   );
 
-  it('refuses a body without a content type with 415', async () => {
+  it('refuses a body without a content type with 415, with a generated correlation id in header and body', async () => {
     const res = await http.request('/echo', { method: 'POST', body: new Uint8Array(Buffer.from('{"a":1}')) });
     expect(res.status).toBe(415);
+    const generated = res.headers.get('x-correlation-id');
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await json(res)).toMatchObject({ traceId: generated, correlationId: generated });
   });
 
   it('answers unparsable JSON with a 400 naming the body', async () => {
