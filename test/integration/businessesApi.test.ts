@@ -50,6 +50,14 @@ describe('GET /businesses', () => {
     });
   });
 
+  it('resolves ÖNACE codes without their section letter, at any level, to the same matches', async () => {
+    for (const code of ['I 55.10-1', '55.10-1', '55.10', '55.1', '55', 'I']) {
+      const body = await json(await http.get(`/api/v1/businesses/count?oenaceCode=${encodeURIComponent(code)}`));
+      expect(body, code).toEqual({ count: 2 });
+    }
+    expect(await json(await http.get('/api/v1/businesses/count?oenaceCode=56'))).toEqual({ count: 0 });
+  });
+
   it('answers countOnly and /businesses/count with the same total', async () => {
     const only = await json(await http.get('/api/v1/businesses?oenaceCode=I%2055&countOnly=true'));
     expect(only).toMatchObject({ data: [], totalRecords: 2 });

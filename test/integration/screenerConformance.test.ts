@@ -12,6 +12,7 @@ import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { screenerFilters, toScreenerQuery, oenaceEdv } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { createLogger } from '../../runtime/logger.js';
+import { KEY_FIGURES, figureJsonKey, figureParam } from '../../schemas/keyFigures.js';
 import { seedCompanies, seedFnr, type SeedCompany } from '../helpers/seedCompanies.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -47,6 +48,9 @@ export const SCREENER_CASES: Case[] = [
   { name: 'trade key of a licence held (ended licences do not count)', params: { gisaLicenseKey: '590100' }, expect: [1001] },
   { name: 'on the bogus-company list', params: { isScheinunternehmen: 'true' }, expect: [1006] },
   { name: 'not on the bogus-company list', params: { isScheinunternehmen: 'false', zipCode: '5020' }, expect: [] },
+  { name: 'not on the bogus-company list, with matches', params: { isScheinunternehmen: 'false', zipCode: '1010' }, expect: [34853, 1004] },
+  { name: 'an upper bound never matches a null figure either', params: { 'guv.Umsatzerloese_lte': '250000' }, expect: [1004, 1006] },
+  { name: 'an upper bound of zero matches zero, not null', params: { employees_lte: '0' }, expect: [1004] },
   { name: 'range never matches a null figure', params: { 'guv.Umsatzerloese_gte': '0' }, expect: [34853, 1001, 1002, 1004, 1006] },
   { name: 'range with decimals', params: { 'guv.Umsatzerloese_gte': '1200000.50', 'guv.Umsatzerloese_lte': '5000000' }, expect: [34853, 1001] },
   { name: 'negative values', params: { 'guv.Jahresueberschuss_lte': '-100000' }, expect: [1006] },
@@ -148,6 +152,47 @@ for (const backend of backends) {
       expect(result.total).toBe(3);
       expect(result.fnrs).toEqual([]);
       expect(result.json().toString()).toBe('[]');
+    });
+  });
+}
+
+// Every one of the 47 figures as a range filter (both bounds) and as the sort, on every backend: two
+// companies with every figure set, the second one below the first in each, and one without figures.
+const ALL_FIGURES = [
+  { digits: 2001, name: 'Hoch Alles GmbH', zipCode: '9999', figures: Object.fromEntries(KEY_FIGURES.map((f, i) => [figureJsonKey(f), f.kind === 'count' ? String(100 + i) : `${(i + 1) * 1111}.25`])) },
+  { digits: 2002, name: 'Tief Alles GmbH', zipCode: '9999', figures: Object.fromEntries(KEY_FIGURES.map((f, i) => [figureJsonKey(f), f.kind === 'count' ? String(99 + i) : `-${(i + 1) * 1111}.75`])) },
+  { digits: 2003, name: 'Ohne Zahlen GmbH', zipCode: '9999' },
+];
+
+for (const backend of backends) {
+  describe(`screener conformance, all 47 figures: ${backend.name}`, () => {
+    let db: TestDatabase;
+    let search: SearchBackend & { close?: () => Promise<void> };
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      await seedCompanies(db.sql, ALL_FIGURES);
+      await rebuildReadModel(db.sql, createLogger('silent'));
+      search = await backend.make(db);
+    });
+    afterAll(async () => {
+      await search.close?.();
+      await db.drop();
+    });
+    const run = async (params: Record<string, string>) => {
+      const input = screenerFilters.strict().parse({ zipCode: '9999', ...params });
+      const result = await search.screener(toScreenerQuery(input, { page: 1, pageSize: 10 }));
+      return result.fnrs;
+    };
+
+    it.each(KEY_FIGURES.map((f, i) => [figureParam(f), i] as const))('%s: _gte, _lte and orderBy', async (param, i) => {
+      const high = ALL_FIGURES[0]!.figures![figureJsonKey(KEY_FIGURES[i]!)]!;
+      const low = ALL_FIGURES[1]!.figures![figureJsonKey(KEY_FIGURES[i]!)]!;
+      expect(await run({ [`${param}_gte`]: high })).toEqual([seedFnr(2001)]);
+      expect(await run({ [`${param}_lte`]: low })).toEqual([seedFnr(2002)]);
+      expect(await run({ [`${param}_gte`]: low, [`${param}_lte`]: high, orderBy: param, orderByDescending: 'true' })).toEqual([seedFnr(2001), seedFnr(2002)]);
+      // Sorted without a range: the company without figures comes last in both directions.
+      expect(await run({ orderBy: param })).toEqual([seedFnr(2002), seedFnr(2001), seedFnr(2003)]);
+      expect(await run({ orderBy: param, orderByDescending: 'true' })).toEqual([seedFnr(2001), seedFnr(2002), seedFnr(2003)]);
     });
   });
 }
