@@ -4,6 +4,7 @@
 // reading.
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
+import type { ServiceMetrics } from '../runtime/metrics.js';
 import { readChanges, safeChangeBound, sealChangeBlocks } from '../pipeline/store/changeLog.js';
 import { startPolling } from './pollLoop.js';
 import { COLUMNS, READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, indexNames, upsertDocumentsSql } from './companySearchTable.js';
@@ -63,6 +64,11 @@ export async function indexerLag(sql: Sql): Promise<number> {
   const [row] = await sql<{ lag: number }[]>`
     SELECT greatest(coalesce((SELECT max(id) FROM change_log), 0) - coalesce((SELECT last_change_id FROM index_cursor WHERE name = ${READ_MODEL}), 0), 0)::bigint AS lag`;
   return row?.lag ?? 0;
+}
+
+/** Registers the lag as the Prometheus gauge `indexer_lag_changes`, read at every scrape of /metrics. */
+export function registerIndexerLagMetric(metrics: Pick<ServiceMetrics, 'gauge'>, sql: Sql): void {
+  metrics.gauge('indexer_lag_changes', 'Newest change id minus the id the search read model has applied', () => indexerLag(sql));
 }
 
 export interface RebuildResult {

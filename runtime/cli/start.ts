@@ -2,7 +2,7 @@
 // SERVICE_ROLES names (default all three in this process): the API, the pipeline workers with their
 // change-feed schedules, and the indexers (Postgres read model, plus Elasticsearch when configured).
 import { startApi } from '../../api/server.js';
-import { indexerLag } from '../../indexer/indexer.js';
+import { registerIndexerLagMetric } from '../../indexer/indexer.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
@@ -45,7 +45,7 @@ runMain(async () => {
     const indexers = await startIndexers(rt.sql, rt.log, config.ELASTICSEARCH_URL);
     closers.push(indexers.close);
   }
-  metrics.gauge('indexer_lag_changes', 'Newest change id minus the id the search read model has applied', () => indexerLag(rt.sql));
+  registerIndexerLagMetric(metrics, rt.sql);
 
   if (roles.has('api')) {
     const search = createSearchBackend(rt.sql, { elasticsearchUrl: config.ELASTICSEARCH_URL, screenerColumns: config.SCREENER_COLUMNS, log: rt.log });

@@ -2,7 +2,8 @@
 // table while readers keep reading without errors or missing companies.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexerLag, indexOnce, rebuildReadModel, startIndexer } from '../../indexer/indexer.js';
+import { indexerLag, indexOnce, rebuildReadModel, registerIndexerLagMetric, startIndexer } from '../../indexer/indexer.js';
+import { createMetrics } from '../../runtime/metrics.js';
 import { parseAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
 import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
 import { storeCompanyExtract } from '../../pipeline/store/companyStore.js';
@@ -40,10 +41,17 @@ describe('incremental indexing', () => {
       sizeClass: 'M', vnr: null, filedOn: null,
     }]);
     await storeAnnualAccount(db.sql, { documentKey: key, fnr, parsed, rawXml: filingXml, filedOn: null, parserVersion: 1 });
-    expect(await indexerLag(db.sql)).toBeGreaterThan(0);
+    const lag = await indexerLag(db.sql);
+    expect(lag).toBeGreaterThan(0);
+    // As Prometheus scrapes it from /metrics.
+    const metrics = createMetrics();
+    registerIndexerLagMetric(metrics, db.sql);
+    const scraped = async () => Number(/^indexer_lag_changes (\d+)$/m.exec(await metrics.registry.metrics())?.[1]);
+    expect(await scraped()).toBe(lag);
 
     while ((await indexOnce(db.sql)) > 0);
     expect(await indexerLag(db.sql)).toBe(0);
+    expect(await scraped()).toBe(0);
 
     const [doc] = await db.sql`SELECT * FROM company_search WHERE fnr = ${fnr}`;
     expect(doc).toMatchObject({ fnr, isActive: true, name: expect.any(String), nameNorm: expect.stringMatching(/^alpenblick holzbau/) });
