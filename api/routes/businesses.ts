@@ -2,7 +2,7 @@
 // companies and batch name resolution. Route pipeline: validate -> search backend -> presenter.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { findNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
+import { countNameCandidates, findNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
 import { screenerFilterShape } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
@@ -47,9 +47,12 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
 
   router.get('/businesses/names', async (ctx) => {
     const q = parseQuery(namesQuery, ctx.query);
-    const hits = await findNames(sql, q.search, Math.min(MAX_NAME_CANDIDATES, q.page * q.pageSize));
+    const limit = Math.min(MAX_NAME_CANDIDATES, q.page * q.pageSize);
+    const hits = await findNames(sql, q.search, limit);
     const page = hits.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
-    ctx.body = presentPage(page.map((h) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive })), q.page, q.pageSize, hits.length);
+    // All candidates, up to the cap: not just those ranked for this page.
+    const total = await countNameCandidates(sql, q.search, hits, limit, MAX_NAME_CANDIDATES);
+    ctx.body = presentPage(page.map((h) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive })), q.page, q.pageSize, total);
   });
 
   router.post('/businesses/resolve-names', async (ctx) => {

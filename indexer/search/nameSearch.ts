@@ -350,6 +350,43 @@ export async function findNames(sql: Sql, term: string, limit: number): Promise<
   return (await findNamesFor(sql, [term], limit, true))[0]!;
 }
 
+/**
+ * How many candidates `term` has, up to `cap`, given the best `limit` found (`hits`, best first): the
+ * autocomplete's totalRecords. Cheapest first: fewer hits than asked for are all there are; a prefix
+ * band that alone reaches the cap is counted in its own index (index-only, no ranking); otherwise the
+ * exact, prefix, word and former-name bands' companies are counted as a set (fnrs only, no
+ * similarity). Fuzzy candidates only come when those bands are empty: then they are ranked up to the cap.
+ */
+export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[], limit: number, cap: number): Promise<number> {
+  if (hits.length < limit) return hits.length;
+  if (limit >= cap) return cap;
+  const t = termOf(term);
+  if (!t) return 0;
+  if (hits.every((h) => h.band === 'fuzzy')) return (await findNames(sql, term, cap)).length;
+  const capped = sql.unsafe(String(cap));
+  // In index order (USING ~<~), so the plan is an index-only range read, never a bitmap scan of the range.
+  const [prefix] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM company_search WHERE name_norm ~>=~ ${t.core} AND name_norm ~<~ ${prefixEnd(t.core)} ORDER BY name_norm USING ~<~ LIMIT ${capped}) p`;
+  if ((prefix?.n ?? 0) >= cap) return cap;
+  const words = t.core.length >= MIN_INFIX_CORE;
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      (SELECT fnr FROM company_search WHERE core_norm = ${t.core} AND length(core_norm) = ${t.core.length} LIMIT ${capped})
+      UNION
+      (SELECT fnr FROM company_search WHERE name_norm ~>=~ ${t.core} AND name_norm ~<~ ${prefixEnd(t.core)} LIMIT ${capped})
+      UNION
+      (SELECT fnr FROM company_search
+        WHERE ${words} AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
+          AND name_norm LIKE ${`% ${likeEscape(t.core)}%`} LIMIT ${capped})
+      UNION
+      (SELECT fnr FROM company_search
+        WHERE ${words} AND former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
+          AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE ${`${likeEscape(t.core)}%`} OR f LIKE ${`% ${likeEscape(t.core)}%`})
+        LIMIT ${capped})) c`;
+  return Math.min(cap, Math.max(row?.n ?? 0, hits.length));
+}
+
 /** Candidates (at most `limit`) for each of a batch of names, in input order; blank names get none. */
 export async function resolveNames(sql: Sql, names: string[], limit: number): Promise<NameHit[][]> {
   return findNamesFor(sql, names, limit, false);

@@ -1,7 +1,7 @@
 // Name autocomplete, batch resolution and similar companies over the read model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureReadModel, indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
-import { coreName, findNames, misspeltSuffixCores, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
+import { coreName, countNameCandidates, findNames, misspeltSuffixCores, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
 import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -91,6 +91,21 @@ describe('autocomplete', () => {
     expect(band[seedFnr(3003)]).toBe('word');
     const former = await findNames(db.sql, 'Müllerei Alt', 5);
     expect(former[0]).toMatchObject({ fnr: seedFnr(3005), band: 'former' });
+  });
+
+  it('counts every candidate, not only those ranked for the page: exact, prefix, word and former-name bands, up to the cap', async () => {
+    // 'muell' has 5 candidates: 3001-3004 by name, 3005 by its former name. Asking for 2 ranks 2.
+    const all = await findNames(db.sql, 'muell', 200);
+    expect(all).toHaveLength(5);
+    const two = await findNames(db.sql, 'muell', 2);
+    expect(await countNameCandidates(db.sql, 'muell', two, 2, 200)).toBe(5);
+    expect(await countNameCandidates(db.sql, 'muell', two, 2, 4)).toBe(4);
+    // Fewer hits than asked for are all there are, with no query.
+    expect(await countNameCandidates(db.sql, 'muell', all, 200, 200)).toBe(5);
+    // Only fuzzy candidates: counted by ranking them.
+    const fuzzy = await findNames(db.sql, 'Holzbau Meier', 1);
+    expect(fuzzy[0]!.band).toBe('fuzzy');
+    expect(await countNameCandidates(db.sql, 'Holzbau Meier', fuzzy, 1, 200)).toBe((await findNames(db.sql, 'Holzbau Meier', 200)).length);
   });
 
   it('falls back to fuzzy matches for misspellings', async () => {

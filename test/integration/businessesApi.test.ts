@@ -109,6 +109,8 @@ describe('names, resolve-names, similar', () => {
     const paged = await json(await http.get('/api/v1/businesses/names?search=donau&pageSize=2&page=2'));
     expect(paged).toMatchObject({ pageNumber: 2, pageSize: 2, totalRecords: 3 });
     expect(paged.data.map((d: { fnr: string }) => d.fnr)).toEqual([seedFnr(4004)]);
+    // Page 1 counts all three too, so a client knows there is a page 2.
+    expect(await json(await http.get('/api/v1/businesses/names?search=donau&pageSize=2'))).toMatchObject({ pageNumber: 1, totalRecords: 3, totalPages: 2 });
   });
 
   it('resolves a batch in one pass: suffix variants, umlauts, lower case, typos, blanks and repeats in input order', async () => {
