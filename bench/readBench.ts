@@ -541,10 +541,13 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     say(`measuring: ${reqs.length} requests at concurrency ${options.concurrency} ...`);
     const { samples, seconds } = await runMix(base, key, reqs, options.concurrency, onError);
     // Then each class alone at the same concurrency: in the mix, slow classes (resolve-names batches
-    // of 100 sequential lookups) hold pool connections and queue everything else behind them.
+    // of 100 sequential lookups) hold pool connections and queue everything else behind them. Fresh
+    // requests of the same distribution (the generator drawn on), not the mix's again: replayed, the
+    // same companies and change ids would find their pages in Postgres' buffers and flatter the class.
+    const fresh = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, options.scale, catalogue).filter((q) => !only || only.has(q.cls));
     const isolated = {} as Record<ClassName, { p50: number; p95: number; p99: number; rps: number }>;
     for (const cls of Object.keys(COUNTS) as ClassName[]) {
-      const mine = reqs.filter((q) => q.cls === cls);
+      const mine = fresh.filter((q) => q.cls === cls);
       if (mine.length === 0) continue;
       const run = await runMix(base, key, mine, options.concurrency, onError);
       const ms = run.samples.filter((x) => x.status === 200).map((x) => x.ms).sort((a, b) => a - b);
