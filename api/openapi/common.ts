@@ -1,7 +1,7 @@
 // Shapes every route's OpenAPI entry shares: the two error bodies, the access-chain answers (401,
 // 429) and the headers on authenticated responses. Route modules register their own paths with
 // their own zod schemas (the ones they validate with) and use these for the common parts.
-import type { ResponseConfig, ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry, ResponseConfig, ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 
 export const ProblemDetails = z
@@ -24,12 +24,26 @@ export const ApiErrorBody = z
   .object({ error: z.string() })
   .meta({ id: 'ApiError', description: 'application/json body of 401 and 429, written before a request reaches an endpoint.' });
 
+/** Named examples of one media type (`{ name: { $ref } }` or inline `{ name: { summary, value } }`). */
+export type Examples = NonNullable<ZodMediaTypeObject['examples']>;
+
+/**
+ * Registers an example under components/examples and answers the media type's `examples` entry
+ * pointing at it, so the three JSON media types of one answer share one copy of the value.
+ */
+export function registerExample(registry: OpenAPIRegistry, name: string, summary: string, value: unknown): Examples {
+  registry.registerComponent('examples', name, { summary, value });
+  return { [name]: { $ref: `#/components/examples/${name}` } };
+}
+
+const withExamples = (schema: z.ZodType, examples: Examples | undefined): ZodMediaTypeObject => (examples ? { schema, examples } : { schema });
+
 /** Request bodies: the three accepted JSON media types (anything else is a 415). */
-export function requestJsonContent(schema: z.ZodType): Record<string, ZodMediaTypeObject> {
+export function requestJsonContent(schema: z.ZodType, examples?: Examples): Record<string, ZodMediaTypeObject> {
   return {
-    'application/json': { schema },
-    'text/json': { schema },
-    'application/*+json': { schema },
+    'application/json': withExamples(schema, examples),
+    'text/json': withExamples(schema, examples),
+    'application/*+json': withExamples(schema, examples),
   };
 }
 
@@ -45,11 +59,11 @@ export function pageOf(row: z.ZodType) {
 }
 
 /** Successful JSON: application/json by default; text/json and text/plain carry the same JSON when Accept asks. */
-export function jsonContent(schema: z.ZodType): Record<string, ZodMediaTypeObject> {
+export function jsonContent(schema: z.ZodType, examples?: Examples): Record<string, ZodMediaTypeObject> {
   return {
-    'application/json': { schema },
-    'text/json': { schema },
-    'text/plain': { schema },
+    'application/json': withExamples(schema, examples),
+    'text/json': withExamples(schema, examples),
+    'text/plain': withExamples(schema, examples),
   };
 }
 

@@ -4,7 +4,8 @@ import Router from '@koa/router';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Sql } from '../../runtime/db.js';
-import { accessResponses, jsonContent, pageOf, problemResponses } from '../openapi/common.js';
+import { accessResponses, jsonContent, pageOf, problemResponses, registerExample } from '../openapi/common.js';
+import { catalogueExamples } from '../openapi/readExamples.js';
 import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 
@@ -158,13 +159,28 @@ const catalogueDocs = [
   },
 ];
 
+/** The query each catalogue's example answers (components/examples name and summary). */
+const CATALOGUE_EXAMPLES: Record<string, [name: string, summary: string]> = {
+  '/oenace': ['OenacePage', 'search=41.20&level=5'],
+  '/legalforms': ['LegalFormsPage', 'search=GmbH'],
+  '/courts': ['CourtsPage', 'The first page of all 16 register courts (pageSize=3)'],
+  '/assignmentfunctions': ['AssignmentFunctionsPage', 'The function codes'],
+  '/addresses/cities': ['CitiesPage', 'search=60101 (a municipality code)'],
+  '/addresses/zipcodes': ['ZipCodesPage', 'search=8010'],
+  '/addresses/locations': ['LocationsPage', 'search=1100'],
+};
+
 export function registerCatalogueDocs(registry: OpenAPIRegistry): void {
   for (const doc of catalogueDocs) {
+    const [name, summary] = CATALOGUE_EXAMPLES[doc.path]!;
     registry.registerPath({
       method: 'get', path: doc.path, tags: ['Catalogues'], summary: doc.summary,
       description: doc.description ?? 'Searchable (`search`, case-insensitive, contained in code or name) and paged.',
       request: { query: doc.query },
-      responses: { 200: { description: 'A page', content: jsonContent(pageOf(doc.row)) }, ...problemResponses(400), ...accessResponses() },
+      responses: {
+        200: { description: 'A page', content: jsonContent(pageOf(doc.row), registerExample(registry, name, summary, catalogueExamples[doc.path])) },
+        ...problemResponses(400), ...accessResponses(),
+      },
     });
   }
 }

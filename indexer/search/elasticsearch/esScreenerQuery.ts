@@ -12,10 +12,21 @@ function wildcardContains(term: string): string {
   return `*${term.replace(/[\\*?]/g, (c) => `\\${c}`)}*`;
 }
 
+/**
+ * The screener's `search`: the Postgres backend matches `all_names_norm LIKE '%<search_norm(search)>%'`
+ * (current and former names, ä = ae, punctuation folded to spaces). The same text is indexed here as a
+ * wildcard field, so the same infix pattern finds the same companies. It is a filter clause: it scores
+ * nothing and the sort stays the screener's own. (The analysed `name` fields, made for prefix and
+ * fuzzy matching, would find more than Postgres here: "ller b", typos.)
+ */
+export function searchFilter(search: string): Clause {
+  return { wildcard: { all_names_norm: { value: wildcardContains(normaliseForSearch(search)) } } };
+}
+
 export function buildEsFilter(q: ScreenerQuery): Clause[] {
   const filter: Clause[] = [];
   const term = (field: string, value: unknown) => filter.push({ term: { [field]: value } });
-  if (q.search !== undefined) filter.push({ wildcard: { all_names_norm: { value: wildcardContains(normaliseForSearch(q.search)) } } });
+  if (q.search !== undefined) filter.push(searchFilter(q.search));
   if (q.fnr !== undefined) term('fnr', q.fnr);
   if (q.city !== undefined) term('city_norm', normaliseForSearch(q.city));
   if (q.zipCode !== undefined) term('zip_code', q.zipCode);
