@@ -32,7 +32,12 @@ describe('KeepAliveConnection', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, key: req.headers['x-api-key'] as string | undefined, body });
-        if (req.url === '/big') {
+        if (req.url === '/sized') {
+          const body = Buffer.alloc(1_500_000, 0x61);
+          body.write('end', body.length - 3);
+          res.setHeader('content-length', body.length);
+          res.end(body); // arrives in many chunks
+        } else if (req.url === '/big') {
           res.write('x'.repeat(100_000)); // chunked, in several writes
           res.end('y'.repeat(100_000));
         } else res.end(JSON.stringify({ url: req.url, body }));
@@ -56,7 +61,14 @@ describe('KeepAliveConnection', () => {
       const big = await c.request('GET', '/big', '');
       expect(big.body.length).toBe(200_000);
       expect(big.body.toString('latin1', 99_998, 100_002)).toBe('xxyy');
-      expect(seen.map((s) => [s.method, s.url, s.key])).toEqual([['GET', '/a?x=1', 'k1'], ['POST', '/b', 'k1'], ['GET', '/big', undefined]]);
+      const sized = await c.request('GET', '/sized', '');
+      expect(sized.body.length).toBe(1_500_000);
+      expect(sized.body.toString('latin1', 1_499_996)).toBe('aend');
+      // And the connection carries on after it.
+      expect((await c.request('GET', '/after', '')).status).toBe(200);
+      expect(seen.map((s) => [s.method, s.url, s.key])).toEqual([
+        ['GET', '/a?x=1', 'k1'], ['POST', '/b', 'k1'], ['GET', '/big', undefined], ['GET', '/sized', undefined], ['GET', '/after', undefined],
+      ]);
     } finally {
       c.close();
     }
