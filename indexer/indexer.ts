@@ -11,6 +11,8 @@ import { COLUMNS, READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, ind
 
 /** Serialises incremental batches and the rebuild's final swap. */
 const INDEXER_LOCK = 0x494e4458; // 'INDX'
+/** Serialises ensureReadModel() between processes starting together. */
+const ENSURE_LOCK = 0x494e4445; // 'INDE'
 const BATCH = 1000;
 
 async function liveTable(sql: Sql): Promise<string | null> {
@@ -145,15 +147,24 @@ async function missingParts(sql: Sql, table: string): Promise<string[]> {
  * when the live table is older than this code's layout.
  */
 export async function ensureReadModel(sql: Sql, log: Logger): Promise<void> {
-  const table = await liveTable(sql);
-  if (!table) {
-    await rebuildReadModel(sql, log);
-    return;
-  }
-  const missing = await missingParts(sql, table);
-  if (missing.length > 0) {
-    log.info({ table, missing }, 'read model predates this release: rebuilding');
-    await rebuildReadModel(sql, log);
+  // The API and the indexer both call this at start (docker-compose starts them together): one builds,
+  // the other waits and then finds the read model in place.
+  const lock = await sql.reserve();
+  try {
+    await lock`SELECT pg_advisory_lock(${ENSURE_LOCK})`;
+    const table = await liveTable(sql);
+    if (!table) {
+      await rebuildReadModel(sql, log);
+      return;
+    }
+    const missing = await missingParts(sql, table);
+    if (missing.length > 0) {
+      log.info({ table, missing }, 'read model predates this release: rebuilding');
+      await rebuildReadModel(sql, log);
+    }
+  } finally {
+    await lock`SELECT pg_advisory_unlock(${ENSURE_LOCK})`.catch(() => undefined);
+    lock.release();
   }
 }
 

@@ -17,7 +17,8 @@ const configSchema = z.object({
   /** Postgres. When unset: 127.0.0.1:5432 (started if installed and down), else an embedded server under .data/. */
   DATABASE_URL: optionalUrl,
   /** Connections per process; 4-5 is the measured sweet spot on a 2-core box. */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+  // At least 2: ensureReadModel() holds one connection for its lock while the build uses others.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(5),
   /** Redis. When unset: 127.0.0.1:6379 (started from PATH under .data/ when down). */
   REDIS_URL: optionalUrl,
   /** Elasticsearch. When unset, search runs on Postgres with identical answers. */

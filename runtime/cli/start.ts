@@ -2,7 +2,7 @@
 // SERVICE_ROLES names (default all three in this process): the API, the pipeline workers with their
 // change-feed schedules, and the indexers (Postgres read model, plus Elasticsearch when configured).
 import { startApi } from '../../api/server.js';
-import { registerIndexerLagMetric } from '../../indexer/indexer.js';
+import { ensureReadModel, registerIndexerLagMetric } from '../../indexer/indexer.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
@@ -48,6 +48,9 @@ runMain(async () => {
   registerIndexerLagMetric(metrics, rt.sql);
 
   if (roles.has('api')) {
+    // Autocomplete, resolve-names and the Postgres screener read the read model: an API started alone
+    // on a new database must not answer 500s until an indexer has built it.
+    await ensureReadModel(rt.sql, rt.log);
     const search = createSearchBackend(rt.sql, { elasticsearchUrl: config.ELASTICSEARCH_URL, screenerColumns: config.SCREENER_COLUMNS, log: rt.log });
     if (search.close) closers.push(search.close);
     const api = await startApi({

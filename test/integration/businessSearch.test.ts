@@ -1,4 +1,5 @@
 // Name autocomplete, batch resolution and similar companies over the read model.
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureReadModel, indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { coreName, countNameCandidates, findNames, misspeltSuffixCores, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
@@ -198,6 +199,24 @@ describe('similar companies', () => {
 
   it('answers null for an unknown company', async () => {
     expect(await findSimilar(db.sql, '999999z', { page: 1, pageSize: 10 })).toBeNull();
+  });
+});
+
+describe('ensureReadModel at start', () => {
+  it('builds one read model when the API and the indexer start together on a new database', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const lines: string[] = [];
+      const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+      await Promise.all([ensureReadModel(fresh.sql, log), ensureReadModel(fresh.sql, log)]);
+      // One build: the second caller waited for the first and found the read model in place.
+      expect(lines.filter((l) => l.includes('read model rebuilt'))).toHaveLength(1);
+      const tables = await fresh.sql<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE tablename LIKE 'company_search_v%'`;
+      expect(tables).toHaveLength(1);
+      expect(await fresh.sql`SELECT live_table FROM read_model_version`).toEqual([{ liveTable: tables[0]!.name }]);
+    } finally {
+      await fresh.drop();
+    }
   });
 });
 
