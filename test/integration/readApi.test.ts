@@ -290,6 +290,11 @@ describe('document download', () => {
     expect(down.status).toBe(503);
     expect(down.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await down.text()).toBe(REGISTER_UNAVAILABLE);
+    // The correlation id is on this answer too: generated, and echoed when sent.
+    expect(down.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await http.get(`/api/v1/documents/download/${key}`, { 'x-correlation-id': 'c-503' });
+    expect(echoed.status).toBe(503);
+    expect(echoed.headers.get('x-correlation-id')).toBe('c-503');
     upstreamDown = false;
     const live = await http.get(`/api/v1/documents/download/${key}`);
     expect(live.status).toBe(200);
