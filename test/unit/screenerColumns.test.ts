@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ScreenerColumns, significantDigits, type ColumnRow } from '../../indexer/search/columnar/screenerColumns.js';
 import type { ScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../schemas/keyFigures.js';
+import { pick, rng } from '../../bench/syntheticCompanies.js';
 
 const figure = (jsonKey: string): KeyFigureDefinition => {
   const f = KEY_FIGURES.find((k) => k.name.toLowerCase() === jsonKey.toLowerCase());
@@ -125,5 +126,76 @@ describe('screener columns', () => {
     expect(significantDigits('100000000000000001')).toBe(18);
     expect(significantDigits('0.000123')).toBe(3);
     expect(significantDigits('0')).toBe(0);
+  });
+});
+
+describe('figure orders', () => {
+  // Random companies with few distinct values (ties), negatives, -0 and missing figures, added out of fnr order.
+  const r = rng(11);
+  const VALUES = ['0', '-0', '-250.5', '12.5', '12.5', '300', '300', '7000000', '-99999999.99'];
+  const fnrs = Array.from({ length: 400 }, (_, i) => `${1000 + Math.floor(r() * 9000)}${'abdfghikmpstvwxyz'[i % 17]}`);
+  const unique = [...new Set(fnrs)];
+  const rowsOf = () => unique.map((fnr) => {
+    const values: Partial<Record<'revenue' | 'total', string>> = {};
+    if (r() < 0.7) values.revenue = pick(r, VALUES);
+    if (r() < 0.5) values.total = pick(r, VALUES);
+    return row(fnr, values, { isActive: r() < 0.8, cityNorm: pick(r, ['wien', 'graz']) });
+  });
+  const queries = (): ScreenerQuery[] => {
+    const qr = rng(5);
+    return Array.from({ length: 400 }, () => {
+      const ranges = [];
+      if (qr() < 0.6) ranges.push({ figure: pick(qr, [REVENUE, TOTAL]), gte: qr() < 0.5 ? pick(qr, VALUES) : undefined, lte: qr() < 0.5 ? pick(qr, VALUES) : undefined });
+      return query({
+        ranges, orderBy: pick(qr, [REVENUE, TOTAL]), descending: qr() < 0.5, page: 1 + Math.floor(qr() * 3), pageSize: pick(qr, [1, 5, 20, 100]),
+        city: qr() < 0.3 ? 'wien' : undefined, active: qr() < 0.2 ? true : undefined,
+      });
+    });
+  };
+  const answers = (c: ScreenerColumns) => queries().map((q) => {
+    const a = c.query(q);
+    return `${a.total}:${a.fnrs.join(',')}:${c.json(a.rows).toString()}`;
+  });
+
+  it('give the same pages as the heap, walked up or down, and the same totals from their ranges', () => {
+    const c = new ScreenerColumns(64);
+    for (const x of rowsOf()) c.upsert(x);
+    c.orderStrategy = 'heap';
+    const scanned = answers(c); // no orders yet: scans and heaps throughout
+    expect(c.rebuildOrders()).toBe(0);
+    c.orderStrategy = 'heap';
+    expect(answers(c)).toEqual(scanned); // ranges from the orders, pages from the heap
+    c.orderStrategy = 'walk';
+    expect(answers(c)).toEqual(scanned); // pages from the orders too
+    c.orderStrategy = 'auto';
+    expect(answers(c)).toEqual(scanned);
+    expect(scanned.filter((a) => !a.startsWith('0:')).length).toBeGreaterThan(250);
+  });
+
+  it('are dropped when a value changes and rebuilt with it, and never answer from stale values', () => {
+    const c = new ScreenerColumns(64);
+    const rows = rowsOf();
+    for (const x of rows) c.upsert(x);
+    c.rebuildOrders();
+    c.orderStrategy = 'walk';
+    // A company gets a new top revenue, one loses its filing, a new one comes (out of fnr order).
+    c.upsert({ ...rows[0]!, figures: KEY_FIGURES.map((f) => (f === REVENUE ? '999999999' : null)), hasFiling: true });
+    c.upsert({ ...rows[1]!, figures: null, hasFiling: false });
+    c.upsert(row('1z', { revenue: '-250.5', total: '300' }));
+    expect(c.staleOrders).toBeGreaterThanOrEqual(2);
+    const q = query({ orderBy: REVENUE, descending: true, pageSize: 3 });
+    const stale = c.query(q).fnrs;
+    expect(stale[0]).toBe(rows[0]!.fnr);
+    c.rebuildOrders();
+    expect(c.staleOrders).toBe(0);
+    expect(c.query(q).fnrs).toEqual(stale);
+    const fresh = new ScreenerColumns(64);
+    for (const x of rows.slice(2)) fresh.upsert(x);
+    fresh.upsert({ ...rows[0]!, figures: KEY_FIGURES.map((f) => (f === REVENUE ? '999999999' : null)), hasFiling: true });
+    fresh.upsert({ ...rows[1]!, figures: null, hasFiling: false });
+    fresh.upsert(row('1z', { revenue: '-250.5', total: '300' }));
+    fresh.orderStrategy = 'heap';
+    c.orderStrategy = 'walk';
+    expect(answers(c)).toEqual(answers(fresh));
   });
 });

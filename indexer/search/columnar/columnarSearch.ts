@@ -52,14 +52,20 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       reloading = load().finally(() => (reloading = null));
       return reloading;
     }
-    for (;;) {
+    for (let applied = 0; ; ) {
       const result = await syncColumns(sql, loaded);
       if (result === 'reload') {
         // Keep answering from the current columns while the new table is read.
         reloading = load().finally(() => (reloading = null));
         return;
       }
-      if (result === 0) return;
+      if (result === 0) {
+        // Changed figures lost their sort orders (queries on them scan meanwhile). Rebuild one per quiet
+        // step, so a steady trickle of filings costs ~12 ms every interval at most, not all 47 at once.
+        if (applied === 0) loaded.columns.rebuildOrders(1);
+        return;
+      }
+      applied += result;
     }
   };
   const sync = () => (syncing ??= syncOnce().finally(() => (syncing = null)));

@@ -14,6 +14,7 @@ import { JsonWriter } from '../../../schemas/jsonWriter.js';
 import { codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
+import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
 
 /**
  * One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null,
@@ -214,6 +215,19 @@ export class ScreenerColumns {
   private gatherScratch = new Float64Array(0);
   /** The selection of the running query (see select()). */
   private selected = new Int32Array(0);
+  /**
+   * Per figure, its slots with a value ascending by (value, fnr) (figureOrders.ts); null once a value
+   * of that figure changed, until rebuildOrders() runs. Queries on a figure without one scan instead.
+   */
+  private readonly orders: Array<Int32Array | null> = KEY_FIGURES.map(() => null);
+  /** All figure slots in fnr order, the radix sort's input; null after a row or slot is added. */
+  private slotsByFnr: Int32Array | null = null;
+  private readonly radix = new RadixScratch();
+  /** marks[slot] === mark while the slot is in the running query's selection (the order walk). */
+  private marks = new Uint32Array(0);
+  private mark = 0;
+  /** How a figure-sorted page is ordered: by the figure's order when it is cheaper ('auto'), or forced (tests). */
+  orderStrategy: 'auto' | 'heap' | 'walk' = 'auto';
 
   /**
    * `expectedFigureRows`: companies with a filing, so the figure columns are allocated once.
@@ -325,6 +339,7 @@ export class ScreenerColumns {
       if (this.size === this.capacity) this.growRows();
       row = this.size++;
       this.fnrs[row] = r.fnr;
+      this.slotsByFnr = null;
       if (this.sortedRows === row && (row === 0 || this.fnrs[row - 1]! < r.fnr)) this.sortedRows++;
       else this.laterRows.set(r.fnr, row);
     } else this.rowJson.delete(row);
@@ -350,9 +365,13 @@ export class ScreenerColumns {
       // A slot freed in the middle stays empty (NaN figures, no row): scans skip it. Rows rarely lose
       // their filings, so compacting is not worth it.
       if (slot >= 0) {
-        for (const column of this.figures) column[slot] = Number.NaN;
+        for (let f = 0; f < KEY_FIGURES.length; f++) {
+          if (this.figures[f]![slot] === this.figures[f]![slot]) this.orders[f] = null;
+          this.figures[f]![slot] = Number.NaN;
+        }
         this.slotRow[slot] = -1;
         this.slotOf[row] = -1;
+        this.slotsByFnr = null;
       }
       return;
     }
@@ -361,18 +380,61 @@ export class ScreenerColumns {
       slot = this.slots++;
       this.slotOf[row] = slot;
       this.slotRow[slot] = row;
+      this.slotsByFnr = null;
     }
     for (let f = 0; f < KEY_FIGURES.length; f++) {
       const value = figures[f] ?? null;
+      const column = this.figures[f]!;
+      const before = column[slot]!;
       if (value === null) {
-        this.figures[f]![slot] = Number.NaN;
+        column[slot] = Number.NaN;
+        if (before === before) this.orders[f] = null;
       } else {
         const number = Number(value);
-        this.figures[f]![slot] = number;
+        column[slot] = number === 0 ? 0 : number; // no -0: it would sort apart from 0 in the orders
+        if (before !== number) this.orders[f] = null;
         // Beyond double precision, or beyond its range (1e400 is Infinity here): Postgres answers.
         if ((value.length > MAX_EXACT_DIGITS && significantDigits(value) > MAX_EXACT_DIGITS) || !Number.isFinite(number)) this.inexact[f] = 1;
       }
     }
+  }
+
+  /** Figures whose order is missing (never built, or a value changed since). */
+  get staleOrders(): number {
+    return this.orders.filter((o) => o === null).length;
+  }
+
+  /**
+   * Builds up to `maxFigures` missing figure orders (~12 ms each at 640k companies); answers how many
+   * are still missing. Callers spread the work over event-loop turns.
+   */
+  rebuildOrders(maxFigures = Infinity): number {
+    let built = 0;
+    for (let f = 0; f < this.orders.length && built < maxFigures; f++) {
+      if (this.orders[f] !== null) continue;
+      this.slotsByFnr ??= this.figureSlotsByFnr();
+      this.orders[f] = sortedByValue(this.figures[f]!.subarray(0, this.slots), this.slotsByFnr, this.radix);
+      built++;
+    }
+    return this.staleOrders;
+  }
+
+  /** Every row holding a figure slot, in fnr order, as its slot: the loaded rows merged with later ones. */
+  private figureSlotsByFnr(): Int32Array {
+    const later = [...this.laterRows.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, row]) => row);
+    const out = new Int32Array(this.slots);
+    let n = 0;
+    const take = (row: number) => {
+      const slot = this.slotOf[row]!;
+      if (slot >= 0) out[n++] = slot;
+    };
+    let l = 0;
+    for (let row = 0; row < this.sortedRows; row++) {
+      while (l < later.length && this.fnrs[later[l]!]! < this.fnrs[row]!) take(later[l++]!);
+      take(row);
+    }
+    while (l < later.length) take(later[l++]!);
+    return out.subarray(0, n);
   }
 
   /** Whether this query is answered exactly here (else it goes to Postgres). */
@@ -416,13 +478,13 @@ export class ScreenerColumns {
   }
 
   /**
-   * The companies matching a supported query, in `selected[0..n)` in ascending order: figure slots
-   * when the query has ranges (`slots` true; the sort reads a slot's value without a lookup), rows
-   * otherwise. The loops are branch-free (a candidate is written, then kept by adding its test's 0 or
+   * The companies matching a supported query, in `selected[0..n)` (in no particular order: the page's
+   * order comes from the sort): figure slots when the query has ranges (`slots` true; the sort reads a
+   * slot's value without a lookup), rows otherwise. The loops are branch-free (a candidate is written, then kept by adding its test's 0 or
    * 1 to the count): on figures the tests pass or fail at random, and mispredicted branches made them
    * 4x slower.
    */
-  private select(q: ScreenerQuery): { n: number; slots: boolean } {
+  private select(q: ScreenerQuery, countOnly = false): { n: number; slots: boolean } {
     const filters = this.attributeFilters(q);
     if (filters === null) return { n: 0, slots: false };
     let n: number;
@@ -431,17 +493,38 @@ export class ScreenerColumns {
       // A range never matches a company without figures: scan the figure slots only, the most
       // selective range first (estimated on a sample). A missing bound is infinite; a null figure is
       // NaN, which fails both comparisons, as a null fails them in SQL. Freed slots are all NaN.
+      // With a figure's order the count of its range is exact (two binary searches); without, it is
+      // estimated on a sample. The first range is collected by a scan, so its slots come in ascending
+      // order and the later loops read the columns sequentially (the order's run of slots, in value
+      // order, made them cache-miss: 2.8x slower) - unless the page will be walked from the sort
+      // figure's order, which reads the selection only to mark it: then the run is copied, no scan.
       const sampleStep = Math.max(1, Math.floor(this.slots / 512));
       const ranges = q.ranges.map((r) => {
-        const column = this.figures[FIGURE_INDEX.get(r.figure)!]!;
+        const f = FIGURE_INDEX.get(r.figure)!;
+        const column = this.figures[f]!;
+        const order = this.orders[f] ?? null;
         const low = r.gte === undefined ? -Infinity : Number(r.gte);
         const high = r.lte === undefined ? Infinity : Number(r.lte);
+        if (order) {
+          const from = boundOf(order, column, low, false);
+          const to = boundOf(order, column, high, true);
+          return { column, low, high, order, from, to, passing: (Math.max(0, to - from) / this.slots) * Math.ceil(this.slots / sampleStep) };
+        }
         let passing = 0;
         for (let slot = 0; slot < this.slots; slot += sampleStep) passing += +(column[slot]! >= low) & +(column[slot]! <= high);
-        return { column, low, high, passing };
+        return { column, low, high, order, from: 0, to: 0, passing };
       }).sort((a, b) => a.passing - b.passing);
+      const first = ranges[0]!;
+      // A single range and nothing else: its count is the order's run.
+      if (first.order && ranges.length === 1 && filters.equal.length === 0 && filters.masks.length === 0 && filters.flagMask === 0 && countOnly) {
+        return { n: Math.max(0, first.to - first.from), slots: true };
+      }
       sel = this.selection(this.slots);
-      n = collectRange(ranges[0]!.column, ranges[0]!.low, ranges[0]!.high, this.slots, sel);
+      const sortOrder = q.orderBy === undefined ? null : this.orders[FIGURE_INDEX.get(q.orderBy)!];
+      if (first.order && sortOrder && !countOnly && this.walkPays(sortOrder.length, first.to - first.from, q.page * q.pageSize)) {
+        n = Math.max(0, first.to - first.from);
+        sel.set(first.order.subarray(first.from, first.from + n));
+      } else n = collectRange(first.column, first.low, first.high, this.slots, sel);
       for (let i = 1; i < ranges.length; i++) n = keepRange(ranges[i]!.column, ranges[i]!.low, ranges[i]!.high, sel, n);
       // Attributes through the slot's row. A freed slot (row -1) never gets here: its figures are NaN.
       const slotRow = this.slotRow;
@@ -472,7 +555,7 @@ export class ScreenerColumns {
    * by fnr, as the Postgres query orders them. Without a sort only the total is answered.
    */
   query(q: ScreenerQuery, options: { countOnly?: boolean } = {}): ColumnAnswer {
-    const { n: total, slots } = this.select(q);
+    const { n: total, slots } = this.select(q, options.countOnly === true || q.orderBy === undefined);
     const offset = (q.page - 1) * q.pageSize;
     // Past the last match a page is empty; and the heap never needs more than every match (a deep
     // page number must not size it: page 10^7 of 1000 would ask for 10^10 entries).
@@ -481,14 +564,32 @@ export class ScreenerColumns {
     const sel = this.selected;
     const slotOf = this.slotOf;
     const fnrs = this.fnrs;
-    const sortColumn = this.figures[FIGURE_INDEX.get(q.orderBy!)!]!;
-    const withValue = new TopByKey(k, fnrs);
+    const f = FIGURE_INDEX.get(q.orderBy!)!;
+    const sortColumn = this.figures[f]!;
+    const order = this.orders[f] ?? null;
     // Companies without the sort figure come after all with it, so they are only ordered (by fnr) when
     // fewer than k have it: collect them now, choose among them at the end.
     const withoutValue: number[] = [];
-    if (slots) offerSlots(sel, total, this.slotRow, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
-    else offerAll(sel, total, slotOf, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
-    let ordered = withValue.sortedRows();
+    let ordered: number[];
+    // A range on the sort figure bounds the walk: outside its run of the order nothing is selected.
+    const sortRange = q.ranges.find((r) => r.figure === q.orderBy);
+    const from = order && sortRange?.gte !== undefined ? boundOf(order, sortColumn, Number(sortRange.gte), false) : 0;
+    const to = order && sortRange?.lte !== undefined ? boundOf(order, sortColumn, Number(sortRange.lte), true) : (order?.length ?? 0);
+    if (order && this.walkPays(Math.max(0, to - from), total, k)) {
+      ordered = this.walkOrder(order.subarray(from, Math.max(from, to)), sortColumn, sel, total, slots, q.descending, k);
+      if (ordered.length < k) {
+        for (let i = 0; i < total; i++) {
+          const row = slots ? this.slotRow[sel[i]!]! : sel[i]!;
+          const slot = slotOf[row]!;
+          if (slot < 0 || sortColumn[slot] !== sortColumn[slot]) withoutValue.push(row);
+        }
+      }
+    } else {
+      const withValue = new TopByKey(k, fnrs);
+      if (slots) offerSlots(sel, total, this.slotRow, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
+      else offerAll(sel, total, slotOf, sortColumn, q.descending ? -1 : 1, withValue, withoutValue);
+      ordered = withValue.sortedRows();
+    }
     const missing = k - ordered.length;
     if (missing > 0 && withoutValue.length > 0) {
       // The same heap with one key for all: it orders them by fnr.
@@ -498,6 +599,32 @@ export class ScreenerColumns {
     }
     const rows = ordered.slice(offset, offset + q.pageSize);
     return { total, fnrs: rows.map((row) => fnrs[row]!), rows };
+  }
+
+  /**
+   * Walking the sort figure's order costs about k x (its length / the selection) steps plus marking
+   * the selection; the heap costs a pass over the selection. Walk when that is cheaper.
+   */
+  private walkPays(orderLength: number, selected: number, k: number): boolean {
+    if (this.orderStrategy !== 'auto') return this.orderStrategy === 'walk';
+    return k * orderLength <= selected * selected;
+  }
+
+  /** The first k selected rows with a value, in the sort figure's order (ties by fnr). */
+  private walkOrder(order: Int32Array, column: Float64Array, sel: Int32Array, n: number, slots: boolean, descending: boolean, k: number): number[] {
+    if (this.marks.length < this.figureCapacity) this.marks = new Uint32Array(this.figureCapacity);
+    const marks = this.marks;
+    if (++this.mark === 0xffffffff) {
+      marks.fill(0);
+      this.mark = 1;
+    }
+    const mark = this.mark;
+    if (slots) markSlots(sel, n, marks, mark);
+    else markRows(sel, n, this.slotOf, marks, mark);
+    const out: number[] = [];
+    if (descending) walkDown(order, column, marks, mark, this.slotRow, k, out);
+    else walkUp(order, marks, mark, this.slotRow, k, out);
+    return out;
   }
 
   /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
@@ -662,6 +789,19 @@ function gather(column: Float64Array, slots: Int32Array, out: Float64Array): voi
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!;
     out[i] = slot >= 0 ? column[slot]! : Number.NaN;
+  }
+}
+
+/** Marks a selection of figure slots for the order walk. */
+function markSlots(sel: Int32Array, n: number, marks: Uint32Array, mark: number): void {
+  for (let i = 0; i < n; i++) marks[sel[i]!] = mark;
+}
+
+/** Marks the figure slots of a selection of rows (rows without figures have none). */
+function markRows(sel: Int32Array, n: number, slotOf: Int32Array, marks: Uint32Array, mark: number): void {
+  for (let i = 0; i < n; i++) {
+    const slot = slotOf[sel[i]!]!;
+    if (slot >= 0) marks[slot] = mark;
   }
 }
 
