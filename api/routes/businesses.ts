@@ -2,7 +2,7 @@
 // companies and batch name resolution. Route pipeline: validate -> search backend -> presenter.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { countNameCandidates, findNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
+import { autocompleteNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
 import { screenerFilterShape } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
@@ -23,8 +23,6 @@ export const resolveNamesBody = z.object({
   names: z.array(z.string().max(500, 'must be at most 500 characters')).min(1, 'must hold at least one name').max(1000, 'must hold at most 1000 names'),
 }).strict();
 
-/** Autocomplete answers at most this many candidates in total (a few pages of suggestions). */
-const MAX_NAME_CANDIDATES = 200;
 
 export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Router {
   const { sql, search } = deps;
@@ -47,11 +45,9 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
 
   router.get('/businesses/names', async (ctx) => {
     const q = parseQuery(namesQuery, ctx.query);
-    const limit = Math.min(MAX_NAME_CANDIDATES, q.page * q.pageSize);
-    const hits = await findNames(sql, q.search, limit);
+    // totalRecords counts all candidates up to the cap, not just those ranked for this page.
+    const { hits, total } = await autocompleteNames(sql, q.search, q.page * q.pageSize);
     const page = hits.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
-    // All candidates, up to the cap: not just those ranked for this page.
-    const total = await countNameCandidates(sql, q.search, hits, limit, MAX_NAME_CANDIDATES);
     ctx.body = presentPage(page.map((h) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive })), q.page, q.pageSize, total);
   });
 

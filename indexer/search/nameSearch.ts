@@ -149,7 +149,12 @@ interface BandRow {
   isActive: boolean;
   band: MatchBand;
   score: number;
+  /** Single-term exact and prefix reads only: the prefix band's size, counted up to MAX_NAME_CANDIDATES. */
+  prefixTotal?: number;
 }
+
+/** Autocomplete answers at most this many candidates in all (a few pages of suggestions). */
+export const MAX_NAME_CANDIDATES = 200;
 
 /**
  * Exact and prefix bands for every term: two index range reads per term. A single term (a keystroke)
@@ -160,13 +165,19 @@ async function exactAndPrefix(sql: Sql, terms: Term[], limit: number): Promise<B
   const exactLimit = sql.unsafe(String(limit));
   const prefixLimit = sql.unsafe(String(limit * 2));
   if (terms.length === 1) {
+    // With the prefix band's size up to the candidate cap, read index-only from the leaf pages the band
+    // reads anyway: the autocomplete's total needs no second round trip for most keystrokes.
     const { core } = terms[0]!;
+    const cap = sql.unsafe(String(MAX_NAME_CANDIDATES));
     return sql<BandRow[]>`
-      (SELECT 1 AS i, fnr, name, city, is_active, 'exact' AS band, 1.0::float8 AS score FROM company_search
+      WITH prefix_total AS MATERIALIZED (
+        SELECT count(*)::int AS n FROM (
+          SELECT 1 FROM company_search WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)} ORDER BY name_norm USING ~<~ LIMIT ${cap}) p)
+      (SELECT 1 AS i, fnr, name, city, is_active, 'exact' AS band, 1.0::float8 AS score, (SELECT n FROM prefix_total) AS prefix_total FROM company_search
         WHERE core_norm = ${core} AND length(core_norm) = ${core.length}
         ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${exactLimit})
       UNION ALL
-      (SELECT 1, fnr, name, city, is_active, 'prefix', similarity(name_norm, ${core})::float8 FROM company_search
+      (SELECT 1, fnr, name, city, is_active, 'prefix', similarity(name_norm, ${core})::float8, (SELECT n FROM prefix_total) FROM company_search
         WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)}
         ORDER BY name_norm USING ~<~ LIMIT ${prefixLimit})`;
   }
@@ -285,14 +296,17 @@ const byRank = (a: NameHit, b: NameHit) =>
 class Collector {
   private readonly hits: NameHit[][];
   private readonly seen: Array<Set<string>>;
+  readonly prefixTotals: Array<number | undefined>;
   constructor(size: number) {
     this.hits = Array.from({ length: size }, () => []);
     this.seen = Array.from({ length: size }, () => new Set());
+    this.prefixTotals = Array.from({ length: size }, () => undefined);
   }
   add(positions: number[], rows: BandRow[]) {
     const ordered = [...rows].sort((a, b) => BAND_RANK[a.band] - BAND_RANK[b.band]);
-    for (const { i, ...hit } of ordered) {
+    for (const { i, prefixTotal, ...hit } of ordered) {
       const at = positions[i - 1]!;
+      if (prefixTotal !== undefined && prefixTotal !== null) this.prefixTotals[at] = prefixTotal;
       if (this.seen[at]!.has(hit.fnr)) continue;
       this.seen[at]!.add(hit.fnr);
       this.hits[at]!.push(hit);
@@ -314,6 +328,11 @@ class Collector {
  * prefix matches). Fuzzy candidates only come when no other band found anything.
  */
 async function findNamesFor(sql: Sql, inputs: string[], limit: number, fill: boolean): Promise<NameHit[][]> {
+  return (await searchNames(sql, inputs, limit, fill)).hits;
+}
+
+/** findNamesFor, with each term's prefix-band size where the single-term read counted it. */
+async function searchNames(sql: Sql, inputs: string[], limit: number, fill: boolean): Promise<{ hits: NameHit[][]; prefixTotals: Array<number | undefined> }> {
   const terms: Term[] = [];
   const termIndex = new Map<string, number>();
   const positionOf = inputs.map((input) => {
@@ -339,7 +358,10 @@ async function findNamesFor(sql: Sql, inputs: string[], limit: number, fill: boo
   await run((at) => (fill ? found.count(at) < limit : found.count(at) === 0), WORD_AND_FORMER);
   await run((at) => found.count(at) === 0 && terms[at]!.core.length >= MIN_INFIX_CORE, FUZZY);
   const hits = found.result(limit);
-  return positionOf.map((at) => (at < 0 ? [] : hits[at]!));
+  return {
+    hits: positionOf.map((at) => (at < 0 ? [] : hits[at]!)),
+    prefixTotals: positionOf.map((at) => (at < 0 ? undefined : found.prefixTotals[at])),
+  };
 }
 
 /**
@@ -357,7 +379,7 @@ export async function findNames(sql: Sql, term: string, limit: number): Promise<
  * exact, prefix, word and former-name bands' companies are counted as a set (fnrs only, no
  * similarity). Fuzzy candidates only come when those bands are empty: then they are ranked up to the cap.
  */
-export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[], limit: number, cap: number): Promise<number> {
+export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[], limit: number, cap: number, prefixTotal?: number): Promise<number> {
   if (hits.length < limit) return hits.length;
   if (limit >= cap) return cap;
   const t = termOf(term);
@@ -365,10 +387,10 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
   if (hits.every((h) => h.band === 'fuzzy')) return (await findNames(sql, term, cap)).length;
   const capped = sql.unsafe(String(cap));
   // In index order (USING ~<~), so the plan is an index-only range read, never a bitmap scan of the range.
-  const [prefix] = await sql<{ n: number }[]>`
+  const prefix = prefixTotal !== undefined && cap <= MAX_NAME_CANDIDATES ? prefixTotal : (await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM company_search WHERE name_norm ~>=~ ${t.core} AND name_norm ~<~ ${prefixEnd(t.core)} ORDER BY name_norm USING ~<~ LIMIT ${capped}) p`;
-  if ((prefix?.n ?? 0) >= cap) return cap;
+      SELECT 1 FROM company_search WHERE name_norm ~>=~ ${t.core} AND name_norm ~<~ ${prefixEnd(t.core)} ORDER BY name_norm USING ~<~ LIMIT ${capped}) p`)[0]?.n ?? 0;
+  if (prefix >= cap) return cap;
   const words = t.core.length >= MIN_INFIX_CORE;
   const [row] = await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (
@@ -385,6 +407,17 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
           AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE ${`${likeEscape(t.core)}%`} OR f LIKE ${`% ${likeEscape(t.core)}%`})
         LIMIT ${capped})) c`;
   return Math.min(cap, Math.max(row?.n ?? 0, hits.length));
+}
+
+/**
+ * Autocomplete: the best `limit` candidates for `term` and how many there are in all, up to
+ * MAX_NAME_CANDIDATES (the prefix band's size comes with the first read).
+ */
+export async function autocompleteNames(sql: Sql, term: string, limit: number): Promise<{ hits: NameHit[]; total: number }> {
+  const bounded = Math.min(limit, MAX_NAME_CANDIDATES);
+  const { hits, prefixTotals } = await searchNames(sql, [term], bounded, true);
+  const found = hits[0]!;
+  return { hits: found, total: await countNameCandidates(sql, term, found, bounded, MAX_NAME_CANDIDATES, prefixTotals[0]) };
 }
 
 /** Candidates (at most `limit`) for each of a batch of names, in input order; blank names get none. */

@@ -2,7 +2,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureReadModel, indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
-import { coreName, countNameCandidates, findNames, misspeltSuffixCores, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
+import { autocompleteNames, coreName, countNameCandidates, findNames, misspeltSuffixCores, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
 import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -199,6 +199,28 @@ describe('similar companies', () => {
 
   it('answers null for an unknown company', async () => {
     expect(await findSimilar(db.sql, '999999z', { page: 1, pageSize: 10 })).toBeNull();
+  });
+});
+
+describe('autocomplete totals', () => {
+  it('counts all candidates up to the cap of 200, whichever way it gets there', async () => {
+    const many = await createTestDatabase();
+    try {
+      // 205 names share a prefix (the prefix band alone reaches the cap); 'handel' is a word inside all of them.
+      await seedCompanies(many.sql, Array.from({ length: 205 }, (_, i) => ({ digits: 5000 + i, name: `Zebra Handel ${String(i).padStart(3, '0')} GmbH` })));
+      await seedCompanies(many.sql, [{ digits: 6001, name: 'Quagga Zebra Handel OG', legalForm: 'OG' }]);
+      await rebuildReadModel(many.sql, createLogger('silent'));
+      for (const [term, expected] of [['zeb', 200], ['Zebra Handel 00', 10], ['Zebra Handel 0', 100], ['quagga', 1], ['zebra handel 204', 1]] as const) {
+        const page = await autocompleteNames(many.sql, term, 10);
+        expect(page.total, term).toBe(expected);
+        expect(page.total, term).toBe(Math.min(200, (await findNames(many.sql, term, 200)).length));
+        expect(page.hits.length, term).toBe(Math.min(10, expected));
+      }
+      // Past the cap a page is empty, and the total stays the cap.
+      expect(await autocompleteNames(many.sql, 'zeb', 400)).toMatchObject({ total: 200 });
+    } finally {
+      await many.drop();
+    }
   });
 });
 
