@@ -30,6 +30,8 @@ export function parseResponse(data: Buffer): { status: number; body: Buffer; end
   const status = Number(head.slice(9, 12));
   const close = /\r\nconnection: *close/i.test(head);
   const start = headerEnd + 4;
+  // No body, whatever the headers say (RFC 9112 6.3).
+  if (status === 204 || status === 304 || (status >= 100 && status < 200)) return { status, body: data.subarray(start, start), end: start, close };
   const length = /\r\ncontent-length: *(\d+)/i.exec(head);
   if (length) {
     const end = start + Number(length[1]);
@@ -42,9 +44,14 @@ export function parseResponse(data: Buffer): { status: number; body: Buffer; end
       const lineEnd = data.indexOf(CRLF, at);
       if (lineEnd < 0) return null;
       const size = parseInt(data.toString('latin1', at, lineEnd), 16);
+      if (!Number.isFinite(size)) throw new Error(`malformed chunk size at byte ${at}`);
+      if (size === 0) {
+        // The last chunk, then optional trailer lines, then an empty line.
+        const end = data.subarray(lineEnd, lineEnd + 4).equals(HEADER_END) ? lineEnd + 4 : data.indexOf(HEADER_END, lineEnd) + 4;
+        return end < 4 ? null : { status, body: Buffer.concat(parts), end, close };
+      }
       const chunkEnd = lineEnd + 2 + size;
       if (data.length < chunkEnd + 2) return null;
-      if (size === 0) return { status, body: Buffer.concat(parts), end: chunkEnd + 2, close };
       parts.push(data.subarray(lineEnd + 2, chunkEnd));
       at = chunkEnd + 2;
     }
@@ -67,10 +74,17 @@ export class KeepAliveConnection {
   private connect(): net.Socket {
     const socket = net.connect(this.port, this.host);
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('error', (error) => this.fail(error));
+    // A socket this connection has let go of (the server closed it after a response) may still report
+    // its end: it concerns no request of the socket that replaced it.
+    socket.on('data', (chunk: Buffer) => {
+      if (this.socket === socket) this.onData(chunk);
+    });
+    socket.on('error', (error) => {
+      if (this.socket === socket) this.fail(error);
+    });
     socket.on('close', () => {
-      if (this.socket === socket) this.socket = null;
+      if (this.socket !== socket) return;
+      this.socket = null;
       this.fail(new Error('connection closed before the response ended'));
     });
     return socket;
@@ -100,7 +114,15 @@ export class KeepAliveConnection {
     }
     if (this.expected > 0 && this.received < this.expected) return;
     const data = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.received);
-    const response = parseResponse(data);
+    let response: ReturnType<typeof parseResponse>;
+    try {
+      response = parseResponse(data);
+    } catch (error) {
+      this.socket?.destroy();
+      this.socket = null;
+      this.fail(error as Error);
+      return;
+    }
     if (!response) {
       this.chunks = [data];
       return;
@@ -109,8 +131,9 @@ export class KeepAliveConnection {
     this.received = 0;
     this.expected = -1;
     if (response.close) {
-      this.socket?.destroy();
-      this.socket = null;
+      const closing = this.socket;
+      this.socket = null; // before destroy(), so its close event is not taken for the next request's
+      closing?.destroy();
     }
     const pending = this.pending;
     this.pending = null;

@@ -81,19 +81,38 @@ export function canonicalFilters(raw: Record<string, unknown>, path = 'filters')
       continue;
     }
     // As the screener would take it in a query string.
-    const asParameter = (screenerFilterShape as Record<string, z.ZodType>)[name]!.safeParse(parameterText(raw[name] as FilterValue, result.value));
-    if (!asParameter.success) errors[`${path}.${name}`] = asParameter.error.issues.map((i) => i.message);
+    // As the screener takes it in a query string: the text sent, and the text an export will send.
+    const schema = (screenerFilterShape as Record<string, z.ZodType>)[name]!;
+    const texts = typeof raw[name] === 'string' && typeof result.value === 'number' ? [(raw[name] as string).trim(), parameterText(result.value)] : [parameterText(result.value)];
+    const problems = texts.flatMap((text) => {
+      const parsed = schema.safeParse(text);
+      return parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+    });
+    if (problems.length > 0) errors[`${path}.${name}`] = [...new Set(problems)];
     else filters[name] = result.value;
   }
   return { filters, canonical: JSON.stringify(filters), errors };
 }
 
-/** A value as its query-string text: a number as sent when sent as text ("1000000.50"), else printed. */
-function parameterText(raw: FilterValue, value: FilterValue): string {
-  return typeof raw === 'string' && typeof value === 'number' ? raw.trim() : String(value);
+/** A stored value as query-string text; numbers as plain decimals (the screener refuses 1e-7). */
+function parameterText(value: FilterValue): string {
+  return typeof value === 'number' ? plainDecimal(value) : String(value);
+}
+
+/** A number's shortest round-trip digits without an exponent: 1e-7 -> "0.0000001", 1e21 -> "1000000000000000000000". */
+export function plainDecimal(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign, whole, fraction = '', exponent] = m;
+  const digits = whole! + fraction;
+  const point = 1 + Number(exponent);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** A canonical filter set as the screener's query parameters. */
 export function filterParams(filters: CanonicalFilters): Record<string, string> {
-  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, String(value)]));
+  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, parameterText(value)]));
 }

@@ -402,8 +402,9 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
         WHERE ${words} AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
           AND name_norm LIKE ${`% ${likeEscape(t.core)}%`} LIMIT ${capped})
       UNION
+      -- Former names at any length of the term, as the former-name band reads them (the word band needs 3+ characters).
       (SELECT fnr FROM company_search
-        WHERE ${words} AND former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
+        WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
           AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE ${`${likeEscape(t.core)}%`} OR f LIKE ${`% ${likeEscape(t.core)}%`})
         LIMIT ${capped})) c`;
   return Math.min(cap, Math.max(row?.n ?? 0, hits.length));

@@ -208,13 +208,19 @@ describe('autocomplete totals', () => {
     try {
       // 205 names share a prefix (the prefix band alone reaches the cap); 'handel' is a word inside all of them.
       await seedCompanies(many.sql, Array.from({ length: 205 }, (_, i) => ({ digits: 5000 + i, name: `Zebra Handel ${String(i).padStart(3, '0')} GmbH` })));
-      await seedCompanies(many.sql, [{ digits: 6001, name: 'Quagga Zebra Handel OG', legalForm: 'OG' }]);
+      await seedCompanies(many.sql, [
+        { digits: 6001, name: 'Quagga Zebra Handel OG', legalForm: 'OG' },
+        // A two-letter term: its former-name candidates count too (the word band needs three letters).
+        { digits: 6002, name: 'Qx Eins GmbH' },
+        { digits: 6003, name: 'Neu Zwei GmbH', formerNames: ['Qx Zwei GmbH'] },
+        { digits: 6004, name: 'Neu Drei GmbH', formerNames: ['Qx Drei GmbH'] },
+      ]);
       await rebuildReadModel(many.sql, createLogger('silent'));
-      for (const [term, expected] of [['zeb', 200], ['Zebra Handel 00', 10], ['Zebra Handel 0', 100], ['quagga', 1], ['zebra handel 204', 1]] as const) {
-        const page = await autocompleteNames(many.sql, term, 10);
+      for (const [term, expected, limit] of [['zeb', 200, 10], ['Zebra Handel 00', 10, 10], ['Zebra Handel 0', 100, 10], ['quagga', 1, 10], ['zebra handel 204', 1, 10], ['qx', 3, 1]] as const) {
+        const page = await autocompleteNames(many.sql, term, limit);
         expect(page.total, term).toBe(expected);
         expect(page.total, term).toBe(Math.min(200, (await findNames(many.sql, term, 200)).length));
-        expect(page.hits.length, term).toBe(Math.min(10, expected));
+        expect(page.hits.length, term).toBe(Math.min(limit, expected));
       }
       // Past the cap a page is empty, and the total stays the cap.
       expect(await autocompleteNames(many.sql, 'zeb', 400)).toMatchObject({ total: 200 });

@@ -15,6 +15,14 @@ describe('parseResponse', () => {
     expect(parseResponse(fixed)!.body.toString()).toBe('hello');
   });
 
+  it('reads past chunk trailers, and refuses a malformed chunk size', () => {
+    const trailers = Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX-Checksum: 1\r\n\r\n');
+    expect(parseResponse(trailers.subarray(0, trailers.length - 1))).toBeNull();
+    expect(parseResponse(trailers)).toMatchObject({ end: trailers.length });
+    expect(parseResponse(trailers)!.body.toString()).toBe('ok');
+    expect(() => parseResponse(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'))).toThrow(/malformed chunk size/);
+  });
+
   it('decodes a chunked body once its last chunk is in, at any cut', () => {
     for (let cut = 0; cut < chunked.length; cut++) expect(parseResponse(chunked.subarray(0, cut))).toBeNull();
     expect(parseResponse(chunked)).toMatchObject({ status: 404, end: chunked.length });
@@ -32,7 +40,13 @@ describe('KeepAliveConnection', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, key: req.headers['x-api-key'] as string | undefined, body });
-        if (req.url === '/sized') {
+        if (req.url === '/closing') {
+          res.setHeader('connection', 'close');
+          res.end('bye');
+        } else if (req.url === '/empty') {
+          res.statusCode = 204;
+          res.end();
+        } else if (req.url === '/sized') {
           const body = Buffer.alloc(1_500_000, 0x61);
           body.write('end', body.length - 3);
           res.setHeader('content-length', body.length);
@@ -50,7 +64,23 @@ describe('KeepAliveConnection', () => {
     await new Promise((done) => server.close(done));
   });
 
+  it('carries on after a 204 and after the server closes the connection', async () => {
+    const c = new KeepAliveConnection('127.0.0.1', port);
+    try {
+      expect(await c.request('GET', '/empty', '')).toMatchObject({ status: 204 });
+      const bye = await c.request('GET', '/closing', '');
+      expect(bye.body.toString()).toBe('bye');
+      // The closed socket's end must not be taken for this request's.
+      for (let i = 0; i < 5; i++) expect((await c.request('GET', `/after-close-${i}`, '')).status).toBe(200);
+      expect((await c.request('GET', '/closing', '')).status).toBe(200);
+      expect((await c.request('GET', '/empty', '')).status).toBe(204);
+    } finally {
+      c.close();
+    }
+  });
+
   it('sends requests one after another on one connection and reads whole answers', async () => {
+    seen.length = 0;
     const c = new KeepAliveConnection('127.0.0.1', port);
     try {
       const a = await c.request('GET', '/a?x=1', 'x-api-key: k1\r\n');

@@ -2,7 +2,8 @@
 // booleans as booleans, empty values dropped, keys sorted; names from the screener's parameter list,
 // with the 47 figure ranges derived from schemas/keyFigures.ts.
 import { describe, expect, it } from 'vitest';
-import { canonicalFilters, SCREENER_FILTERS } from '../../api/screener/filters.js';
+import { canonicalFilters, filterParams, plainDecimal, SCREENER_FILTERS } from '../../api/screener/filters.js';
+import { screenerFilters } from '../../indexer/search/screenerFilters.js';
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 
 describe('canonical filters', () => {
@@ -42,15 +43,31 @@ describe('canonical filters', () => {
   it("holds nothing GET /businesses would refuse: the screener's own parameter rules apply", () => {
     const { errors, filters } = canonicalFilters({
       zipCode: '12', courtCode: 'Wien', legalFormCode: 'gmbh', oenaceCode: 'X99.1234', gisaLicenseKey: 'abc', fnr: 'x'.repeat(21),
-      'guv.Umsatzerloese_gte': '1e6', 'bilanz.BilanzSumme_lte': 1e21, employees_gte: ' 10 ', city: 'Wien',
+      'guv.Umsatzerloese_gte': '1e6', employees_gte: ' 10 ', city: 'Wien',
     });
     expect(Object.keys(errors).sort()).toEqual([
-      'filters.bilanz.BilanzSumme_lte', 'filters.courtCode', 'filters.fnr', 'filters.gisaLicenseKey', 'filters.guv.Umsatzerloese_gte',
+      'filters.courtCode', 'filters.fnr', 'filters.gisaLicenseKey', 'filters.guv.Umsatzerloese_gte',
       'filters.legalFormCode', 'filters.oenaceCode', 'filters.zipCode',
     ]);
     expect(errors['filters.zipCode']).toEqual(['must be a four-digit Austrian zip code']);
     expect(errors['filters.guv.Umsatzerloese_gte']).toEqual(['must be a decimal number such as 1500000 or -250.5']);
     // What passes is kept in canonical form.
     expect(filters).toEqual({ city: 'Wien', employees_gte: 10 });
+  });
+
+  it('stores numbers whose printed form has an exponent so that the screener still takes them back', () => {
+    const { filters, errors } = canonicalFilters({ 'guv.Umsatzerloese_gte': '0.0000001', 'bilanz.BilanzSumme_lte': 1e21, employees_gte: -2.5e-8 });
+    expect(errors).toEqual({});
+    expect(filters).toEqual({ 'guv.Umsatzerloese_gte': 1e-7, 'bilanz.BilanzSumme_lte': 1e21, employees_gte: -2.5e-8 });
+    const params = filterParams(filters);
+    expect(params).toEqual({ 'guv.Umsatzerloese_gte': '0.0000001', 'bilanz.BilanzSumme_lte': '1000000000000000000000', employees_gte: '-0.000000025' });
+    expect(screenerFilters.strict().safeParse(params).success).toBe(true);
+  });
+
+  it('prints decimals without exponents and keeps their digits', () => {
+    for (const [n, text] of [[1e-7, '0.0000001'], [1.5e-25, '0.00000000000000000000000015'], [1e21, '1000000000000000000000'], [1.25e22, '12500000000000000000000'], [123.45, '123.45'], [-0, '0'], [-3e-7, '-0.0000003']] as const) {
+      expect(plainDecimal(n)).toBe(text);
+      expect(Number(plainDecimal(n))).toBe(n === 0 ? 0 : n);
+    }
   });
 });

@@ -48,7 +48,7 @@ export interface LoadedColumns {
 
 /** Loads every row of the live table; null when there is no read model yet. */
 export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
-  return sql.begin('isolation level repeatable read read only', async (tx) => {
+  const loaded = await sql.begin('isolation level repeatable read read only', async (tx) => {
     const state = await modelState(tx as unknown as Sql);
     if (!state) return null;
     const [{ n, withFigures } = { n: 0, withFigures: 0 }] = await tx<{ n: number; withFigures: number }[]>`
@@ -61,11 +61,13 @@ export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
     ).cursor(LOAD_BATCH, (rows) => {
       for (const r of rows) columns.upsert(r);
     });
-    // The figures' sort orders, one per event-loop turn (~12 ms each at 640k), so a reload behind a
-    // rebuild never holds up requests for long.
-    while (columns.rebuildOrders(1) > 0) await new Promise((next) => setImmediate(next));
     return { columns, liveTable: state.liveTable, cursor: state.cursor };
   });
+  // The figures' sort orders, after the snapshot's transaction (it need not hold a connection for
+  // this), one per event-loop turn (~12 ms each at 640k), so a reload behind a rebuild never holds up
+  // requests for long.
+  if (loaded) while (loaded.columns.rebuildOrders(1) > 0) await new Promise((next) => setImmediate(next));
+  return loaded;
 }
 
 /**
