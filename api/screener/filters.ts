@@ -80,7 +80,6 @@ export function canonicalFilters(raw: Record<string, unknown>, path = 'filters')
       errors[`${path}.${name}`] = [result.error];
       continue;
     }
-    // As the screener would take it in a query string.
     // As the screener takes it in a query string: the text sent, and the text an export will send.
     const schema = (screenerFilterShape as Record<string, z.ZodType>)[name]!;
     const texts = typeof raw[name] === 'string' && typeof result.value === 'number' ? [(raw[name] as string).trim(), parameterText(result.value)] : [parameterText(result.value)];

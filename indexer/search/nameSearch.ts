@@ -157,6 +157,14 @@ interface BandRow {
 export const MAX_NAME_CANDIDATES = 200;
 
 /**
+ * The prefix band's size up to `cap`, as one statement's text. In index order (USING ~<~), so the plan is
+ * an index-only range read, never a bitmap scan of the range.
+ */
+const prefixCount = (sql: Sql, core: string, cap: number) => sql`
+  SELECT count(*)::int AS n FROM (
+    SELECT 1 FROM company_search WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)} ORDER BY name_norm USING ~<~ LIMIT ${sql.unsafe(String(cap))}) p`;
+
+/**
  * Exact and prefix bands for every term: two index range reads per term. A single term (a keystroke)
  * gets scalar parameters and literal limits, so Postgres keeps one generic plan for the prepared
  * statement instead of planning every execution (0.5 ms, three times the execution itself).
@@ -168,11 +176,8 @@ async function exactAndPrefix(sql: Sql, terms: Term[], limit: number): Promise<B
     // With the prefix band's size up to the candidate cap, read index-only from the leaf pages the band
     // reads anyway: the autocomplete's total needs no second round trip for most keystrokes.
     const { core } = terms[0]!;
-    const cap = sql.unsafe(String(MAX_NAME_CANDIDATES));
     return sql<BandRow[]>`
-      WITH prefix_total AS MATERIALIZED (
-        SELECT count(*)::int AS n FROM (
-          SELECT 1 FROM company_search WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)} ORDER BY name_norm USING ~<~ LIMIT ${cap}) p)
+      WITH prefix_total AS MATERIALIZED (${prefixCount(sql, core, MAX_NAME_CANDIDATES)})
       (SELECT 1 AS i, fnr, name, city, is_active, 'exact' AS band, 1.0::float8 AS score, (SELECT n FROM prefix_total) AS prefix_total FROM company_search
         WHERE core_norm = ${core} AND length(core_norm) = ${core.length}
         ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${exactLimit})
@@ -385,12 +390,9 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
   const t = termOf(term);
   if (!t) return 0;
   if (hits.every((h) => h.band === 'fuzzy')) return (await findNames(sql, term, cap)).length;
-  const capped = sql.unsafe(String(cap));
-  // In index order (USING ~<~), so the plan is an index-only range read, never a bitmap scan of the range.
-  const prefix = prefixTotal !== undefined && cap <= MAX_NAME_CANDIDATES ? prefixTotal : (await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM company_search WHERE name_norm ~>=~ ${t.core} AND name_norm ~<~ ${prefixEnd(t.core)} ORDER BY name_norm USING ~<~ LIMIT ${capped}) p`)[0]?.n ?? 0;
+  const prefix = prefixTotal !== undefined && cap <= MAX_NAME_CANDIDATES ? prefixTotal : (await sql<{ n: number }[]>`${prefixCount(sql, t.core, cap)}`)[0]?.n ?? 0;
   if (prefix >= cap) return cap;
+  const capped = sql.unsafe(String(cap));
   const words = t.core.length >= MIN_INFIX_CORE;
   const [row] = await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (

@@ -49,8 +49,9 @@ runMain(async () => {
 
   if (roles.has('api')) {
     // Autocomplete, resolve-names and the Postgres screener read the read model: an API started alone
-    // on a new database must not answer 500s until an indexer has built it.
-    await ensureReadModel(rt.sql, rt.log);
+    // on a new database must not answer 500s until an indexer has built it (with the indexer role in
+    // this process, startIndexers has ensured it already).
+    if (!roles.has('indexer')) await ensureReadModel(rt.sql, rt.log);
     const search = createSearchBackend(rt.sql, { elasticsearchUrl: config.ELASTICSEARCH_URL, screenerColumns: config.SCREENER_COLUMNS, log: rt.log });
     if (search.close) closers.push(search.close);
     const api = await startApi({

@@ -491,14 +491,13 @@ export class ScreenerColumns {
     let sel: Int32Array;
     if (q.ranges.length > 0) {
       // A range never matches a company without figures: scan the figure slots only, the most
-      // selective range first (estimated on a sample). A missing bound is infinite; a null figure is
-      // NaN, which fails both comparisons, as a null fails them in SQL. Freed slots are all NaN.
-      // With a figure's order the count of its range is exact (two binary searches); without, it is
-      // estimated on a sample. The first range is collected by a scan, so its slots come in ascending
-      // order and the later filters read the columns sequentially (on the order's run of slots, in
-      // value order, every filter loop cache-missed: 2-3x slower) - unless nothing else filters and the
-      // page will be walked from the sort figure's order, which reads the selection only to mark it:
-      // then the run is copied, no scan.
+      // selective range first (counted exactly by two binary searches in the figure's order, or
+      // estimated on a sample without one). A missing bound is infinite; a null figure is NaN, which
+      // fails both comparisons, as a null fails them in SQL. Freed slots are all NaN. The first range is
+      // collected by a scan, so its slots come in ascending order and the later filters read the
+      // columns sequentially (on the order's run of slots, in value order, every filter loop
+      // cache-missed: 2-3x slower) - unless nothing else filters and query() will walk the page from
+      // the sort figure's order, which reads the selection only to mark it: then the run is copied.
       const sampleStep = Math.max(1, Math.floor(this.slots / 512));
       const ranges = q.ranges.map((r) => {
         const f = FIGURE_INDEX.get(r.figure)!;
@@ -520,10 +519,12 @@ export class ScreenerColumns {
       // A single range and nothing else: its count is the order's run.
       if (first.order && alone && countOnly) return { n: Math.max(0, first.to - first.from), slots: true };
       sel = this.selection(this.slots);
-      const sortOrder = q.orderBy === undefined ? null : this.orders[FIGURE_INDEX.get(q.orderBy)!];
-      if (alone && first.order && sortOrder && !countOnly && this.walkPays(sortOrder.length, first.to - first.from, q.page * q.pageSize)) {
-        n = Math.max(0, first.to - first.from);
-        sel.set(first.order.subarray(first.from, first.from + n));
+      // Alone, the range's run is the whole selection: the same inputs query() decides the walk with.
+      const run = Math.max(0, first.to - first.from);
+      const walk = alone && first.order && !countOnly && q.orderBy !== undefined ? this.sortRun(q) : null;
+      if (walk && this.walkPays(walk.to - walk.from, run, Math.min(q.page * q.pageSize, run))) {
+        n = run;
+        sel.set(first.order!.subarray(first.from, first.from + n));
       } else n = collectRange(first.column, first.low, first.high, this.slots, sel);
       for (let i = 1; i < ranges.length; i++) n = keepRange(ranges[i]!.column, ranges[i]!.low, ranges[i]!.high, sel, n);
       // Attributes through the slot's row. A freed slot (row -1) never gets here: its figures are NaN.
@@ -564,19 +565,14 @@ export class ScreenerColumns {
     const sel = this.selected;
     const slotOf = this.slotOf;
     const fnrs = this.fnrs;
-    const f = FIGURE_INDEX.get(q.orderBy!)!;
-    const sortColumn = this.figures[f]!;
-    const order = this.orders[f] ?? null;
+    const sortColumn = this.figures[FIGURE_INDEX.get(q.orderBy!)!]!;
     // Companies without the sort figure come after all with it, so they are only ordered (by fnr) when
     // fewer than k have it: collect them now, choose among them at the end.
     const withoutValue: number[] = [];
     let ordered: number[];
-    // A range on the sort figure bounds the walk: outside its run of the order nothing is selected.
-    const sortRange = q.ranges.find((r) => r.figure === q.orderBy);
-    const from = order && sortRange?.gte !== undefined ? boundOf(order, sortColumn, Number(sortRange.gte), false) : 0;
-    const to = order && sortRange?.lte !== undefined ? boundOf(order, sortColumn, Number(sortRange.lte), true) : (order?.length ?? 0);
-    if (order && this.walkPays(Math.max(0, to - from), total, k)) {
-      ordered = this.walkOrder(order.subarray(from, Math.max(from, to)), sortColumn, sel, total, slots, q.descending, k);
+    const walk = this.sortRun(q);
+    if (walk && this.walkPays(walk.to - walk.from, total, k)) {
+      ordered = this.walkOrder(walk.order.subarray(walk.from, walk.to), sortColumn, sel, total, slots, q.descending, k);
       if (ordered.length < k) {
         for (let i = 0; i < total; i++) {
           const row = slots ? this.slotRow[sel[i]!]! : sel[i]!;
@@ -599,6 +595,22 @@ export class ScreenerColumns {
     }
     const rows = ordered.slice(offset, offset + q.pageSize);
     return { total, fnrs: rows.map((row) => fnrs[row]!), rows };
+  }
+
+  /**
+   * The part of the sort figure's order a walk reads: all of it, or the run of a range on the sort
+   * figure (outside it nothing is selected). Null without an order (or without a sort).
+   */
+  private sortRun(q: ScreenerQuery): { order: Int32Array; from: number; to: number } | null {
+    if (q.orderBy === undefined) return null;
+    const f = FIGURE_INDEX.get(q.orderBy)!;
+    const order = this.orders[f];
+    if (!order) return null;
+    const column = this.figures[f]!;
+    const range = q.ranges.find((r) => r.figure === q.orderBy);
+    const from = range?.gte !== undefined ? boundOf(order, column, Number(range.gte), false) : 0;
+    const to = range?.lte !== undefined ? boundOf(order, column, Number(range.lte), true) : order.length;
+    return { order, from, to: Math.max(from, to) };
   }
 
   /**
