@@ -45,7 +45,10 @@ ${figureColumnsDdl}
 /** Indexes built after a bulk load (building them on a full table is several times faster). */
 export function createIndexesSql(table: string): string[] {
   return [
-    `CREATE INDEX ${table}_name_prefix ON ${table} (name_norm text_pattern_ops)`,
+    // Autocomplete's prefix band in answer order (name, then fnr: duplicate names cut at the same rows
+    // every time) and its size, index-only. Named apart from the name-only index it replaces, so a
+    // live table of an earlier release is rebuilt on start.
+    `CREATE INDEX ${table}_name_prefix_fnr ON ${table} (name_norm text_pattern_ops, fnr)`,
     // Name search (indexer/search/nameSearch.ts). The exact band reads one core's rows in answer order
     // (active first, then name); typo candidates are ranges of the core or of the reversed core, with
     // the length (and for the reversed one, the core's start) checked in the index, not on the heap.

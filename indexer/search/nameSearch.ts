@@ -164,12 +164,30 @@ const prefixCount = (sql: Sql, core: string, cap: number) => sql`
   SELECT count(*)::int AS n FROM (
     SELECT 1 FROM company_search WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)} ORDER BY name_norm USING ~<~ LIMIT ${sql.unsafe(String(cap))}) p`;
 
+/** The exact and prefix bands of one core read from memory (the screener columns' name index). */
+export interface NameBandRows {
+  rows: Array<Omit<BandRow, 'i' | 'prefixTotal'>>;
+  /** The prefix band's size up to the cap asked for. */
+  prefixTotal: number;
+}
+
+/**
+ * Where a single term's exact and prefix bands can come from without Postgres: `limit` exact rows in
+ * (active, name, fnr) order, `prefixLimit` prefix rows in (name, fnr) order with similarity(name_norm,
+ * core), and the prefix band's size up to `cap`; null when it cannot answer (not loaded, non-ASCII).
+ */
+export type NameBandSource = (core: string, limit: number, prefixLimit: number, cap: number) => NameBandRows | null;
+
 /**
  * Exact and prefix bands for every term: two index range reads per term. A single term (a keystroke)
  * gets scalar parameters and literal limits, so Postgres keeps one generic plan for the prepared
  * statement instead of planning every execution (0.5 ms, three times the execution itself).
  */
-async function exactAndPrefix(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]> {
+async function exactAndPrefix(sql: Sql, terms: Term[], limit: number, memory?: NameBandSource): Promise<BandRow[]> {
+  if (terms.length === 1 && memory) {
+    const answer = memory(terms[0]!.core, limit, limit * 2, MAX_NAME_CANDIDATES);
+    if (answer) return answer.rows.map((r) => ({ i: 1, ...r, prefixTotal: answer.prefixTotal }));
+  }
   const exactLimit = sql.unsafe(String(limit));
   const prefixLimit = sql.unsafe(String(limit * 2));
   if (terms.length === 1) {
@@ -184,7 +202,7 @@ async function exactAndPrefix(sql: Sql, terms: Term[], limit: number): Promise<B
       UNION ALL
       (SELECT 1, fnr, name, city, is_active, 'prefix', similarity(name_norm, ${core})::float8, (SELECT n FROM prefix_total) FROM company_search
         WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)}
-        ORDER BY name_norm USING ~<~ LIMIT ${prefixLimit})`;
+        ORDER BY name_norm USING ~<~, fnr LIMIT ${prefixLimit})`;
   }
   return sql<BandRow[]>`
     SELECT q.i::int AS i, h.fnr, h.name, h.city, h.is_active, h.band, h.score
@@ -196,7 +214,7 @@ async function exactAndPrefix(sql: Sql, terms: Term[], limit: number): Promise<B
        UNION ALL
        (SELECT fnr, name, city, is_active, 'prefix', similarity(name_norm, q.core)::float8 FROM company_search
          WHERE name_norm ~>=~ q.core AND name_norm ~<~ q.core_end
-         ORDER BY name_norm USING ~<~ LIMIT ${prefixLimit})) h`;
+         ORDER BY name_norm USING ~<~, fnr LIMIT ${prefixLimit})) h`;
 }
 
 /** Word-prefix (cores of 3+ characters) and former-name bands. */
@@ -287,15 +305,17 @@ async function fuzzy(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]>
  * compilation (20-30 ms) would cost more than the statement itself.
  */
 interface Band {
-  run: (sql: Sql, terms: Term[], limit: number) => Promise<BandRow[]>;
+  run: (sql: Sql, terms: Term[], limit: number, memory?: NameBandSource) => Promise<BandRow[]>;
   chunk: number;
 }
 const EXACT_AND_PREFIX: Band = { run: exactAndPrefix, chunk: 250 };
 const WORD_AND_FORMER: Band = { run: wordAndFormer, chunk: 8 };
 const FUZZY: Band = { run: fuzzy, chunk: 40 };
 
+// Ties end on the fnr, so an answer never depends on the order rows came in.
 const byRank = (a: NameHit, b: NameHit) =>
-  BAND_RANK[a.band] - BAND_RANK[b.band] || Number(b.isActive) - Number(a.isActive) || b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  BAND_RANK[a.band] - BAND_RANK[b.band] || Number(b.isActive) - Number(a.isActive) || b.score - a.score ||
+  (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.fnr < b.fnr ? -1 : a.fnr > b.fnr ? 1 : 0);
 
 /** Collects band rows per term, first band wins for a company (rows come in band order). */
 class Collector {
@@ -337,7 +357,7 @@ async function findNamesFor(sql: Sql, inputs: string[], limit: number, fill: boo
 }
 
 /** findNamesFor, with each term's prefix-band size where the single-term read counted it. */
-async function searchNames(sql: Sql, inputs: string[], limit: number, fill: boolean): Promise<{ hits: NameHit[][]; prefixTotals: Array<number | undefined> }> {
+async function searchNames(sql: Sql, inputs: string[], limit: number, fill: boolean, memory?: NameBandSource): Promise<{ hits: NameHit[][]; prefixTotals: Array<number | undefined> }> {
   const terms: Term[] = [];
   const termIndex = new Map<string, number>();
   const positionOf = inputs.map((input) => {
@@ -356,7 +376,7 @@ async function searchNames(sql: Sql, inputs: string[], limit: number, fill: bool
     const positions = terms.map((_, at) => at).filter(pick);
     for (let from = 0; from < positions.length; from += band.chunk) {
       const chunk = positions.slice(from, from + band.chunk);
-      found.add(chunk, await band.run(sql, chunk.map((at) => terms[at]!), limit));
+      found.add(chunk, await band.run(sql, chunk.map((at) => terms[at]!), limit, memory));
     }
   };
   await run(() => true, EXACT_AND_PREFIX);
@@ -414,11 +434,13 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
 
 /**
  * Autocomplete: the best `limit` candidates for `term` and how many there are in all, up to
- * MAX_NAME_CANDIDATES (the prefix band's size comes with the first read).
+ * MAX_NAME_CANDIDATES (the prefix band's size comes with the first read). With `memory` (the screener
+ * columns' name index) the exact and prefix bands come from there; the other bands and totals the
+ * prefix band does not settle still read Postgres.
  */
-export async function autocompleteNames(sql: Sql, term: string, limit: number): Promise<{ hits: NameHit[]; total: number }> {
+export async function autocompleteNames(sql: Sql, term: string, limit: number, memory?: NameBandSource): Promise<{ hits: NameHit[]; total: number }> {
   const bounded = Math.min(limit, MAX_NAME_CANDIDATES);
-  const { hits, prefixTotals } = await searchNames(sql, [term], bounded, true);
+  const { hits, prefixTotals } = await searchNames(sql, [term], bounded, true, memory);
   const found = hits[0]!;
   return { hits: found, total: await countNameCandidates(sql, term, found, bounded, MAX_NAME_CANDIDATES, prefixTotals[0]) };
 }

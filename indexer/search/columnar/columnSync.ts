@@ -19,7 +19,7 @@ const SELECT_COLUMNS = [
   // The sets as one text each (sorted by the read model's DISTINCT aggregation): no array to parse or sort.
   'fnr', 'city_norm', 'zip_code', 'court_code', 'legal_form_code', `array_to_string(oenace_paths, chr(31)) AS oenace_paths`,
   `array_to_string(trade_keys, chr(31)) AS trade_keys`, 'is_active', 'is_scheinunternehmen',
-  'name', 'legal_form_text', 'court_text', 'city', 'has_edikt', 'document_key IS NOT NULL AS has_filing', `to_char(document_date, 'YYYY-MM-DD') AS document_date`,
+  'name', 'name_norm', 'core_norm', 'legal_form_text', 'court_text', 'city', 'has_edikt', 'document_key IS NOT NULL AS has_filing', `to_char(document_date, 'YYYY-MM-DD') AS document_date`,
 ].join(', ');
 // The figures as one comma-separated text (a null is an empty field): one value to decode per row
 // instead of 47 numerics. Not a text[]: the driver reads a NULL element of one as the string "NULL".
@@ -63,10 +63,14 @@ export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
     });
     return { columns, liveTable: state.liveTable, cursor: state.cursor };
   });
-  // The figures' sort orders, after the snapshot's transaction (it need not hold a connection for
-  // this), one per event-loop turn (~12 ms each at 640k), so a reload behind a rebuild never holds up
-  // requests for long.
-  if (loaded) while (loaded.columns.rebuildOrders(1) > 0) await new Promise((next) => setImmediate(next));
+  // The figures' sort orders and the name index's, after the snapshot's transaction (it need not hold
+  // a connection for this), in slices of ~10 ms (a figure each, or 16k names), so a reload behind a
+  // rebuild never holds up requests for long.
+  if (loaded) {
+    const pause = () => new Promise<void>((next) => setImmediate(next));
+    while (loaded.columns.rebuildOrders(1) > 0) await pause();
+    await loaded.columns.flushNamesInSlices(pause);
+  }
   return loaded;
 }
 
@@ -86,6 +90,7 @@ export async function syncColumns(sql: Sql, loaded: LoadedColumns): Promise<numb
   if (fnrs.length > 0) {
     const rows = await sql.unsafe<ColumnRow[]>(`SELECT ${SELECT_COLUMNS}, ${SELECT_FIGURES} FROM ${READ_MODEL} WHERE fnr = ANY($1::text[])`, [fnrs]);
     for (const r of rows) loaded.columns.upsert(r);
+    loaded.columns.flushNames();
   }
   // Fewer rows than the batch: every change up to the indexer's cursor is in.
   loaded.cursor = changes.length < SYNC_BATCH ? state.cursor : last;

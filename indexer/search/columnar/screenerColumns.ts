@@ -12,9 +12,11 @@
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
 import { JsonWriter } from '../../../schemas/jsonWriter.js';
 import { codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
+import { coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
+import { NameIndex } from './nameIndex.js';
 
 /**
  * One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null,
@@ -38,6 +40,9 @@ export interface ColumnRow {
   figures: Array<string | null> | string | null;
   // What a result row shows besides the above.
   name: string;
+  /** The read model's name_norm and core_norm; computed from `name` (as search_norm and search_core do) when absent. */
+  nameNorm?: string;
+  coreNorm?: string;
   legalFormText: string | null;
   courtText: string | null;
   city: string | null;
@@ -226,6 +231,9 @@ export class ScreenerColumns {
   /** marks[slot] === mark while the slot is in the running query's selection (the order walk). */
   private marks = new Uint32Array(0);
   private mark = 0;
+  /** The autocomplete's exact and prefix bands over the same rows (nameIndex.ts). */
+  private readonly nameIndex = new NameIndex(this.fnrs);
+  private readonly nameDecoder = new TextDecoder();
   /** How a figure-sorted page is ordered: by the figure's order when it is cheaper ('auto'), or forced (tests). */
   orderStrategy: 'auto' | 'heap' | 'walk' = 'auto';
 
@@ -351,6 +359,8 @@ export class ScreenerColumns {
     this.trades[row] = this.tradeSets.intern(r.tradeKeys);
     this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0) | (r.hasEdikt ? EDIKT : 0) | (r.hasFiling ? FILING : 0);
     this.storeName(row, r.name);
+    const nameNorm = r.nameNorm ?? normaliseForSearch(r.name);
+    this.nameIndex.set(row, nameNorm, r.coreNorm ?? (coreName(nameNorm) || nameNorm), r.isActive);
     const pieces = this.pieces;
     this.legalFormPiece[row] = pieces.intern(keyOf('l', r.legalFormCode, r.legalFormText), () => codeAndTextJson(r.legalFormCode, r.legalFormText));
     this.courtPiece[row] = pieces.intern(keyOf('c', r.courtCode, r.courtText), () => codeAndTextJson(r.courtCode, r.courtText));
@@ -640,6 +650,38 @@ export class ScreenerColumns {
   }
 
   /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
+  /**
+   * The autocomplete's exact and prefix bands for one core, as nameSearch.ts reads them from Postgres
+   * (same rows, same order, same scores); null when the name index cannot answer (see NameIndex).
+   */
+  nameBands(core: string, limit: number, prefixLimit: number, cap: number): NameBandRows | null {
+    const answer = this.nameIndex.exactAndPrefix(core, limit, prefixLimit, cap);
+    if (!answer) return null;
+    const decoder = this.nameDecoder;
+    const pieces = this.pieces.bytes;
+    return {
+      prefixTotal: answer.prefixTotal,
+      rows: answer.hits.map((h) => ({
+        fnr: this.fnrs[h.row]!,
+        name: JSON.parse(decoder.decode(this.names.subarray(this.nameStart[h.row]!, this.nameEnd[h.row]!))) as string,
+        city: JSON.parse(decoder.decode(pieces[this.cityPiece[h.row]!]!)) as string | null,
+        isActive: (this.flags[h.row]! & ACTIVE) !== 0,
+        band: h.band,
+        score: h.score,
+      })),
+    };
+  }
+
+  /** Puts renamed and new companies in the name index's orders now (a sync step does, so queries need not). */
+  flushNames(): void {
+    this.nameIndex.flush();
+  }
+
+  /** flushNames() for a load: the full sort in slices, pausing between them. */
+  flushNamesInSlices(pause: () => Promise<void>): Promise<void> {
+    return this.nameIndex.flushInSlices(pause);
+  }
+
   json(rows: number[], before = '', after = '', allocate?: (size: number) => Buffer): Buffer {
     const pieces = this.pieces.bytes;
     const cache = this.rowJson;

@@ -1,0 +1,345 @@
+// The autocomplete's exact and prefix bands in memory, beside the screener columns: the two orders the
+// read model's btrees give those bands (nameSearch.ts), over the normalised names as bytes.
+//   by name: (name_norm in byte order, fnr)            -> prefix band and its size: a range
+//   by core: (core_norm, is_active DESC, name_norm, fnr) -> exact band: the start of a range
+// At 640k companies a keystroke's bands cost Postgres ~0.5-1 ms of CPU and a round trip; here they are
+// two binary searches. Answers are the rows those statements read, in the same order, so the ranking
+// that follows is the same code either way (test/integration/nameIndex.test.ts compares both).
+//
+// Normalised names are ASCII ([a-z0-9 ], search_norm()); a name with any other character makes the
+// index decline (`usable` false) and autocomplete reads Postgres, as it does for a query term outside
+// ASCII. Pure data structure: the screener columns feed it.
+
+/** What a band row needs besides the row number (the columns hold names, cities and fnrs). */
+export interface NameBandHit {
+  row: number;
+  band: 'exact' | 'prefix';
+  /** 1 for exact; pg_trgm similarity(name_norm, core) as float4, for prefix hits. */
+  score: number;
+}
+
+const encoder = new TextEncoder();
+
+/** pg_trgm's trigrams of normalised text: each word padded with two blanks before and one after. */
+function trigramsOf(text: string): Set<string> {
+  const set = new Set<string>();
+  for (const word of text.split(' ')) {
+    if (word === '') continue;
+    const padded = `  ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) set.add(padded.slice(i, i + 3));
+  }
+  return set;
+}
+
+/**
+ * pg_trgm's similarity() of two normalised texts ([a-z0-9 ]): shared trigrams over all distinct ones,
+ * divided in float4 as pg_trgm does (so equal scores here are equal there).
+ */
+export function trigramSimilarity(a: string, b: string): number {
+  const ta = trigramsOf(a);
+  const tb = trigramsOf(b);
+  if (ta.size === 0 || tb.size === 0) return 0;
+  let shared = 0;
+  for (const t of ta) if (tb.has(t)) shared++;
+  return Math.fround(shared / (ta.size + tb.size - shared));
+}
+
+const isAscii = (s: string) => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+};
+
+export class NameIndex {
+  /** Normalised names as ASCII bytes, one after another; a changed name is appended (compacted when half is garbage). */
+  private bytes = new Uint8Array(1 << 16);
+  private used = 0;
+  private garbage = 0;
+  private start = new Int32Array(0);
+  private end = new Int32Array(0);
+  /** Where the row's core ends (core_norm is a prefix of name_norm). */
+  private coreEnd = new Int32Array(0);
+  private active = new Uint8Array(0);
+  private rows = 0;
+  /** The orders over rows 0..ordered-1; rows changed since are in `changed` until flush(). */
+  private byName: Int32Array = new Int32Array(0);
+  private byCore: Int32Array = new Int32Array(0);
+  private ordered = 0;
+  private changed: number[] = [];
+  private changedMark = new Uint8Array(0);
+  private nonAscii = 0;
+  private readonly nonAsciiRows = new Set<number>();
+
+  /** `fnrs[row]`: the tie-breaker of both orders (the screener columns' own array). */
+  constructor(private readonly fnrs: readonly string[]) {}
+
+  /** False while a stored name is not ASCII: then the caller asks Postgres. */
+  get usable(): boolean {
+    return this.nonAscii === 0;
+  }
+
+  private grow(rows: number) {
+    const capacity = Math.max(rows, this.start.length * 2, 1024);
+    const grown = <T extends Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(capacity);
+      b.set(a);
+      return b;
+    };
+    this.start = grown(this.start);
+    this.end = grown(this.end);
+    this.coreEnd = grown(this.coreEnd);
+    this.active = grown(this.active);
+    this.changedMark = grown(this.changedMark);
+  }
+
+  /** Sets row `row`'s normalised name, core and flag (rows come dense from 0, as the columns number them). */
+  set(row: number, nameNorm: string, coreNorm: string, isActive: boolean): void {
+    if (row >= this.start.length) this.grow(row + 1);
+    const known = row < this.rows;
+    if (known && this.active[row] === (isActive ? 1 : 0) && this.coreEnd[row]! - this.start[row]! === coreNorm.length && this.sameName(row, nameNorm)) return;
+    const ascii = isAscii(nameNorm) && coreNorm.length <= nameNorm.length && nameNorm.startsWith(coreNorm);
+    if (!ascii && !this.nonAsciiRows.has(row)) {
+      this.nonAsciiRows.add(row);
+      this.nonAscii++;
+    } else if (ascii && this.nonAsciiRows.delete(row)) this.nonAscii--;
+    if (known) this.garbage += this.end[row]! - this.start[row]!;
+    if (this.used + nameNorm.length > this.bytes.length) this.compactOrGrow(nameNorm.length);
+    const { written } = encoder.encodeInto(ascii ? nameNorm : '', this.bytes.subarray(this.used));
+    this.start[row] = this.used;
+    this.end[row] = this.used + written;
+    this.coreEnd[row] = this.used + (ascii ? coreNorm.length : 0);
+    this.used += written;
+    this.active[row] = isActive ? 1 : 0;
+    if (!known) this.rows = row + 1;
+    if (this.changedMark[row] === 0) {
+      this.changedMark[row] = 1;
+      this.changed.push(row);
+    }
+  }
+
+  private sameName(row: number, nameNorm: string): boolean {
+    const s = this.start[row]!;
+    if (this.end[row]! - s !== nameNorm.length) return false;
+    for (let i = 0; i < nameNorm.length; i++) if (this.bytes[s + i] !== nameNorm.charCodeAt(i)) return false;
+    return true;
+  }
+
+  private compactOrGrow(extra: number) {
+    const live = this.used - this.garbage;
+    const size = Math.max(1 << 16, (live + extra) * 2);
+    const next = new Uint8Array(this.garbage > this.used / 2 ? Math.max(size, this.bytes.length) : Math.max(size, this.bytes.length * 2));
+    let at = 0;
+    for (let row = 0; row < this.rows; row++) {
+      const s = this.start[row]!;
+      const len = this.end[row]! - s;
+      const core = this.coreEnd[row]! - s;
+      next.set(this.bytes.subarray(s, s + len), at);
+      this.start[row] = at;
+      this.end[row] = at + len;
+      this.coreEnd[row] = at + core;
+      at += len;
+    }
+    this.bytes = next;
+    this.used = at;
+    this.garbage = 0;
+  }
+
+  /** Byte order of two stored ranges, the shorter first on a shared prefix (memcmp, as `~<~`). */
+  private compareRanges(as: number, ae: number, bs: number, be: number): number {
+    const bytes = this.bytes;
+    const n = Math.min(ae - as, be - bs);
+    for (let i = 0; i < n; i++) {
+      const d = bytes[as + i]! - bytes[bs + i]!;
+      if (d !== 0) return d;
+    }
+    return ae - as - (be - bs);
+  }
+
+  private compareFnr(a: number, b: number): number {
+    const fa = this.fnrs[a]!;
+    const fb = this.fnrs[b]!;
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+  }
+
+  private readonly byNameOrder = (a: number, b: number) =>
+    this.compareRanges(this.start[a]!, this.end[a]!, this.start[b]!, this.end[b]!) || this.compareFnr(a, b);
+
+  private readonly byCoreOrder = (a: number, b: number) =>
+    this.compareRanges(this.start[a]!, this.coreEnd[a]!, this.start[b]!, this.coreEnd[b]!) ||
+    this.active[b]! - this.active[a]! ||
+    this.compareRanges(this.start[a]!, this.end[a]!, this.start[b]!, this.end[b]!) ||
+    this.compareFnr(a, b);
+
+  /** Changed rows waiting to be put in order. */
+  get pending(): number {
+    return this.changed.length;
+  }
+
+  /**
+   * Puts changed rows in both orders: a full sort when many changed (a load), else each changed row
+   * is taken out and merged back at its binary-searched place (O(rows) copying, no comparisons).
+   */
+  flush(): void {
+    if (this.changed.length === 0) return;
+    const changed = Int32Array.from(this.changed);
+    this.changed = [];
+    for (const row of changed) this.changedMark[row] = 0;
+    if (changed.length * 8 > this.rows || this.ordered === 0) {
+      const all = new Int32Array(this.rows);
+      for (let i = 0; i < all.length; i++) all[i] = i;
+      this.byName = all.slice().sort(this.byNameOrder);
+      this.byCore = all.sort(this.byCoreOrder);
+    } else {
+      this.byName = this.merge(this.byName, changed, this.byNameOrder);
+      this.byCore = this.merge(this.byCore, changed, this.byCoreOrder);
+    }
+    this.ordered = this.rows;
+  }
+
+  /**
+   * flush() in slices of a few milliseconds, with `pause()` between them: a load's full sort of 640k
+   * names takes ~1-2 s of comparisons, which must not hold up the requests a reload runs beside.
+   */
+  async flushInSlices(pause: () => Promise<void>): Promise<void> {
+    if (this.changed.length * 8 <= this.rows && this.ordered > 0) return this.flush();
+    for (const row of this.changed) this.changedMark[row] = 0;
+    this.changed = [];
+    const rows = this.rows;
+    const all = new Int32Array(rows);
+    for (let i = 0; i < rows; i++) all[i] = i;
+    const byName = await sortInSlices(all.slice(), this.byNameOrder, pause);
+    const byCore = await sortInSlices(all, this.byCoreOrder, pause);
+    // Rows set meanwhile (none while a load runs, but set() does not forbid it) stay pending.
+    this.byName = byName;
+    this.byCore = byCore;
+    this.ordered = rows;
+  }
+
+  private merge(order: Int32Array, changed: Int32Array, compare: (a: number, b: number) => number): Int32Array {
+    const mark = this.changedMark;
+    for (const row of changed) mark[row] = 1;
+    // The order without the changed rows.
+    const kept = new Int32Array(order.length);
+    let n = 0;
+    for (let i = 0; i < order.length; i++) if (mark[order[i]!] === 0) kept[n++] = order[i]!;
+    for (const row of changed) mark[row] = 0;
+    const incoming = changed.slice().sort(compare);
+    const out = new Int32Array(n + incoming.length);
+    let from = 0;
+    let at = 0;
+    for (const row of incoming) {
+      // First kept position that sorts after the row.
+      let low = from;
+      let high = n;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (compare(kept[mid]!, row) < 0) low = mid + 1;
+        else high = mid;
+      }
+      out.set(kept.subarray(from, low), at);
+      at += low - from;
+      out[at++] = row;
+      from = low;
+    }
+    out.set(kept.subarray(from, n), at);
+    return out;
+  }
+
+  /** Compares a row's stored range [s, e) with the query bytes. */
+  private compareToQuery(s: number, e: number, q: Uint8Array): number {
+    return this.compareRanges(s, e, this.used, this.used + q.length);
+  }
+
+  /** First position in `order` whose key (the row's range through `endOf`) is >= q. */
+  private lowerBound(order: Int32Array, endOf: Int32Array, q: Uint8Array): number {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const row = order[mid]!;
+      if (this.compareToQuery(this.start[row]!, endOf[row]!, q) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The query's bytes, put after the used part of `bytes` so comparisons read one array. */
+  private stage(text: string): Uint8Array | null {
+    if (!isAscii(text)) return null;
+    if (this.used + text.length + 1 > this.bytes.length) this.compactOrGrow(text.length + 1);
+    const q = this.bytes.subarray(this.used, this.used + text.length);
+    encoder.encodeInto(text, q);
+    return q;
+  }
+
+  /** The normalised name of a row. */
+  nameNormOf(row: number): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.start[row]!, this.end[row]! - this.start[row]!).toString('latin1');
+  }
+
+  /**
+   * The exact band (core_norm = core: the first `limit` in (active first, name, fnr) order) and the prefix
+   * band (name_norm starting with core: the first `prefixLimit` in (name, fnr) order, with their
+   * similarity to the core) and the prefix band's size up to `cap`. Null when the index cannot answer.
+   */
+  exactAndPrefix(core: string, limit: number, prefixLimit: number, cap: number): { hits: NameBandHit[]; prefixTotal: number } | null {
+    if (!this.usable || core === '') return null;
+    this.flush();
+    const q = this.stage(core);
+    if (!q) return null;
+    const hits: NameBandHit[] = [];
+    for (let i = this.lowerBound(this.byCore, this.coreEnd, q); i < this.byCore.length && hits.length < limit; i++) {
+      const row = this.byCore[i]!;
+      if (this.compareToQuery(this.start[row]!, this.coreEnd[row]!, q) !== 0) break;
+      hits.push({ row, band: 'exact', score: 1 });
+    }
+    const first = this.lowerBound(this.byName, this.end, q);
+    // Rows starting with the query: a range; its end is the first row whose first q.length bytes sort after q.
+    let low = first;
+    let high = this.byName.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const row = this.byName[mid]!;
+      const s = this.start[row]!;
+      if (this.compareToQuery(s, Math.min(this.end[row]!, s + q.length), q) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    const prefixTotal = Math.min(cap, low - first);
+    for (let i = first; i < low && i - first < prefixLimit; i++) {
+      const row = this.byName[i]!;
+      hits.push({ row, band: 'prefix', score: trigramSimilarity(this.nameNormOf(row), core) });
+    }
+    return { hits, prefixTotal };
+  }
+}
+
+/** Rows sorted per slice, and merged pairwise, this many elements between pauses. */
+const SLICE = 16_384;
+
+/** A bottom-up merge sort that pauses every SLICE elements of work; answers the sorted array. */
+async function sortInSlices(values: Int32Array, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<Int32Array> {
+  const n = values.length;
+  for (let from = 0; from < n; from += SLICE) {
+    values.subarray(from, Math.min(n, from + SLICE)).sort(compare);
+    await pause();
+  }
+  let source: Int32Array = values;
+  let target: Int32Array = new Int32Array(n);
+  for (let width = SLICE; width < n; width *= 2) {
+    let work = 0;
+    for (let low = 0; low < n; low += 2 * width) {
+      const mid = Math.min(n, low + width);
+      const high = Math.min(n, low + 2 * width);
+      let i = low;
+      let j = mid;
+      for (let k = low; k < high; k++) {
+        target[k] = i < mid && (j >= high || compare(source[i]!, source[j]!) <= 0) ? source[i++]! : source[j++]!;
+        if (++work === SLICE) {
+          work = 0;
+          await pause();
+        }
+      }
+    }
+    [source, target] = [target, source];
+  }
+  return source;
+}

@@ -1,0 +1,165 @@
+// The name index against a brute-force reading of the two bands it stands in for (nameSearch.ts):
+// exact = core equal, ordered (active first, name, fnr); prefix = name starting with the core, ordered
+// (name, fnr); on random names with duplicates, across renames, flag changes and new rows.
+import { describe, expect, it } from 'vitest';
+import { NameIndex, trigramSimilarity } from '../../indexer/search/columnar/nameIndex.js';
+
+interface Entry {
+  fnr: string;
+  name: string;
+  core: string;
+  active: boolean;
+}
+
+const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function bruteForce(entries: Entry[], core: string, limit: number, prefixLimit: number, cap: number) {
+  const exact = entries
+    .map((e, row) => ({ e, row }))
+    .filter(({ e }) => e.core === core)
+    .sort((a, b) => Number(b.e.active) - Number(a.e.active) || byBytes(a.e.name, b.e.name) || byBytes(a.e.fnr, b.e.fnr))
+    .slice(0, limit)
+    .map(({ row }) => row);
+  const prefixAll = entries
+    .map((e, row) => ({ e, row }))
+    .filter(({ e }) => e.name.startsWith(core))
+    .sort((a, b) => byBytes(a.e.name, b.e.name) || byBytes(a.e.fnr, b.e.fnr));
+  return { exact, prefix: prefixAll.slice(0, prefixLimit).map(({ row }) => row), total: Math.min(cap, prefixAll.length) };
+}
+
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const WORDS = ['a', 'ab', 'bau', 'baeckerei', 'bau holz', 'mueller', 'mueller bau', 'muell', 'holz', 'z', 'zz', 'x1', '12'];
+const SUFFIXES = ['', ' gmbh', ' ag', ' kg', ' gmbh co kg'];
+
+function randomEntry(r: () => number, fnr: string): Entry {
+  const words = 1 + Math.floor(r() * 3);
+  const core = Array.from({ length: words }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ');
+  const suffix = SUFFIXES[Math.floor(r() * SUFFIXES.length)]!;
+  return { fnr, name: core + suffix, core, active: r() < 0.7 };
+}
+
+function check(index: NameIndex, entries: Entry[], r: () => number) {
+  const terms = new Set<string>(['a', 'b', 'bau', 'bau h', 'mueller bau', 'z', 'zz', '1', 'x', 'q', 'muell', 'mueller bau g', '']);
+  for (const e of entries.slice(0, 40)) {
+    terms.add(e.core);
+    terms.add(e.name.slice(0, 1 + Math.floor(r() * e.name.length)));
+  }
+  for (const term of terms) {
+    const limit = 1 + Math.floor(r() * 12);
+    const cap = 1 + Math.floor(r() * 60);
+    const got = index.exactAndPrefix(term, limit, limit * 2, cap);
+    if (term === '') {
+      expect(got).toBeNull();
+      continue;
+    }
+    const want = bruteForce(entries, term, limit, limit * 2, cap);
+    expect(got, term).not.toBeNull();
+    expect(got!.hits.filter((h) => h.band === 'exact').map((h) => h.row), `exact ${term}`).toEqual(want.exact);
+    expect(got!.hits.filter((h) => h.band === 'prefix').map((h) => h.row), `prefix ${term}`).toEqual(want.prefix);
+    expect(got!.prefixTotal, `total ${term}`).toBe(want.total);
+    for (const h of got!.hits) expect(h.score).toBe(h.band === 'exact' ? 1 : trigramSimilarity(entries[h.row]!.name, term));
+  }
+}
+
+describe('NameIndex', () => {
+  it('answers the exact and prefix bands as the read model orders them, across renames, flag changes and new rows', () => {
+    const r = random(42);
+    const fnrs: string[] = [];
+    const entries: Entry[] = [];
+    const index = new NameIndex(fnrs);
+    const put = (row: number, e: Entry) => {
+      entries[row] = e;
+      fnrs[row] = e.fnr;
+      index.set(row, e.name, e.core, e.active);
+    };
+    // Fnrs not in row order, so the tie-breaker is not the row number.
+    for (let row = 0; row < 2000; row++) put(row, randomEntry(r, `${(row * 7919) % 2000}x`));
+    check(index, entries, r);
+    // A few changes: merged into the orders one by one.
+    for (let step = 0; step < 5; step++) {
+      for (let k = 0; k < 20; k++) {
+        const row = Math.floor(r() * entries.length);
+        const e = entries[row]!;
+        if (r() < 0.5) put(row, { ...e, active: !e.active });
+        else put(row, { ...randomEntry(r, e.fnr) });
+      }
+      for (let k = 0; k < 5; k++) put(entries.length, randomEntry(r, `${entries.length}n`));
+      expect(index.pending).toBeGreaterThan(0);
+      check(index, entries, r);
+      expect(index.pending).toBe(0);
+    }
+    // Many changes at once: sorted anew.
+    for (let row = 0; row < entries.length; row += 3) put(row, randomEntry(r, entries[row]!.fnr));
+    check(index, entries, r);
+  });
+
+  it('sorts a load in slices, pausing between them, into the same orders', async () => {
+    const r = random(99);
+    const fnrs: string[] = [];
+    const entries: Entry[] = [];
+    const index = new NameIndex(fnrs);
+    // More rows than one slice (16k), and an odd count, so runs of every width are merged.
+    for (let row = 0; row < 40_001; row++) {
+      entries[row] = randomEntry(r, `${(row * 104729) % 40_001}f`);
+      fnrs[row] = entries[row]!.fnr;
+      index.set(row, entries[row]!.name, entries[row]!.core, entries[row]!.active);
+    }
+    let pauses = 0;
+    await index.flushInSlices(async () => {
+      pauses++;
+    });
+    expect(index.pending).toBe(0);
+    expect(pauses).toBeGreaterThan(6);
+    check(index, entries, r);
+  });
+
+  it('keeps answering after the name bytes are compacted', () => {
+    const fnrs: string[] = [];
+    const index = new NameIndex(fnrs);
+    const entries: Entry[] = [];
+    for (let row = 0; row < 50; row++) {
+      fnrs[row] = `${row}a`;
+      entries[row] = { fnr: fnrs[row]!, name: `firma ${row}`, core: `firma ${row}`, active: true };
+      index.set(row, entries[row]!.name, entries[row]!.core, true);
+    }
+    // Renames far beyond the first buffer: old bytes become garbage and are compacted away.
+    for (let round = 0; round < 400; round++) {
+      const row = round % 50;
+      const name = `umbenannt ${round} ${'x'.repeat(200)}`;
+      entries[row] = { ...entries[row]!, name, core: name };
+      index.set(row, name, name, true);
+    }
+    check(index, entries, random(7));
+    expect(index.nameNormOf(49)).toBe(entries[49]!.name);
+  });
+
+  it('declines while a name is not ASCII, and for a term that is not', () => {
+    const index = new NameIndex(['1a', '2b']);
+    index.set(0, 'mueller', 'mueller', true);
+    expect(index.exactAndPrefix('m', 5, 10, 200)).not.toBeNull();
+    expect(index.exactAndPrefix('mü', 5, 10, 200)).toBeNull();
+    index.set(1, 'müller', 'müller', true);
+    expect(index.usable).toBe(false);
+    expect(index.exactAndPrefix('m', 5, 10, 200)).toBeNull();
+    index.set(1, 'mueller x', 'mueller x', true);
+    expect(index.usable).toBe(true);
+    expect(index.exactAndPrefix('mueller', 5, 10, 200)!.hits.map((h) => [h.row, h.band])).toEqual([[0, 'exact'], [0, 'prefix'], [1, 'prefix']]);
+  });
+});
+
+describe('trigramSimilarity', () => {
+  it('counts pg_trgm trigrams: words padded, duplicates once, float4 division', () => {
+    // "ab": {"  a"," ab","ab "} ; "abc": {"  a"," ab","abc","bc "}: 2 shared of 5.
+    expect(trigramSimilarity('ab', 'abc')).toBe(Math.fround(2 / 5));
+    expect(trigramSimilarity('mueller bau', 'mueller bau')).toBe(1);
+    expect(trigramSimilarity('aaaa', 'aa')).toBe(Math.fround(3 / 4));
+    expect(trigramSimilarity('', 'x')).toBe(0);
+  });
+});
