@@ -42,6 +42,8 @@ beforeAll(async () => {
     const name = [pick(r, FIRST), pick(r, SECOND), pick(r, SUFFIX)].filter((w) => w !== '').join(' ');
     companies.push({ digits: 5000 + i, name, active: r() < 0.75, city: pick(r, ['Wien', 'Graz', 'Linz']), formerNames: r() < 0.05 ? [`Alt ${name}`] : [] });
   }
+  // Names whose JSON has escapes.
+  companies.push({ digits: 7500, name: 'Gasthof "Zum Hirschen" GmbH' }, { digits: 7501, name: 'Gasthof Back\\slash KG' });
   // A prefix band past the cap of 200: its total comes from the index alone.
   for (let i = 0; i < 205; i++) companies.push({ digits: 7000 + i, name: `Alpenhof ${i} GmbH`, active: i % 3 !== 0 });
   await seedCompanies(db.sql, companies);
@@ -54,7 +56,7 @@ afterAll(async () => {
 });
 
 function termsFor(r: () => number): string[] {
-  const terms = new Set<string>(['m', 'mu', 'mü', 'Bau', 'Bau H', 'bau holz', 'MUELLER', 'Müller Bau GmbH', 'Müller Bau', 'a', '1', 'Gasth', 'x', 'Alt', 'A GmbH', 'Alpenh', 'Alpenhof 1', 'alpenhof']);
+  const terms = new Set<string>(['m', 'mu', 'mü', 'Bau', 'Bau H', 'bau holz', 'MUELLER', 'Müller Bau GmbH', 'Müller Bau', 'a', '1', 'Gasth', 'x', 'Alt', 'A GmbH', 'Alpenh', 'Alpenhof 1', 'alpenhof', 'Gasthof Zum', 'gasthof back']);
   for (let i = 0; i < 120; i++) {
     const name = pick(r, companies).name;
     terms.add(name.slice(0, 1 + Math.floor(r() * name.length)));

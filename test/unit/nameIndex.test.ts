@@ -154,7 +154,32 @@ describe('NameIndex', () => {
   });
 });
 
+/** pg_trgm's definition, spelt out: words padded '  w ', trigrams as a set, shared over all. */
+function referenceSimilarity(a: string, b: string): number {
+  const trigrams = (text: string) => {
+    const set = new Set<string>();
+    for (const word of text.split(' ').filter((w) => w !== '')) for (let i = 0; i + 3 <= word.length + 3; i++) set.add(`  ${word} `.slice(i, i + 3));
+    return set;
+  };
+  const ta = trigrams(a);
+  const tb = trigrams(b);
+  if (ta.size === 0 || tb.size === 0) return 0;
+  const shared = [...ta].filter((t) => tb.has(t)).length;
+  return Math.fround(shared / (ta.size + tb.size - shared));
+}
+
 describe('trigramSimilarity', () => {
+  it('agrees with the set definition on random texts', () => {
+    const r = random(5);
+    const alphabet = 'aab b0 z9  ';
+    const text = () => Array.from({ length: Math.floor(r() * 14) }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+    for (let i = 0; i < 2000; i++) {
+      const a = text();
+      const b = text();
+      expect(trigramSimilarity(a, b), `${a}|${b}`).toBe(referenceSimilarity(a, b));
+    }
+  });
+
   it('counts pg_trgm trigrams: words padded, duplicates once, float4 division', () => {
     // "ab": {"  a"," ab","ab "} ; "abc": {"  a"," ab","abc","bc "}: 2 shared of 5.
     expect(trigramSimilarity('ab', 'abc')).toBe(Math.fround(2 / 5));

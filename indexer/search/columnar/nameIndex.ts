@@ -20,28 +20,61 @@ export interface NameBandHit {
 
 const encoder = new TextEncoder();
 
-/** pg_trgm's trigrams of normalised text: each word padded with two blanks before and one after. */
-function trigramsOf(text: string): Set<string> {
-  const set = new Set<string>();
-  for (const word of text.split(' ')) {
-    if (word === '') continue;
-    const padded = `  ${word} `;
-    for (let i = 0; i + 3 <= padded.length; i++) set.add(padded.slice(i, i + 3));
+/**
+ * pg_trgm's trigrams of normalised text ([a-z0-9 ] bytes in [from, to)): each word padded with two
+ * blanks before and one after, each trigram as a 24-bit number, written to `out` sorted and without
+ * duplicates. Answers how many. `out` must hold 2 * (to - from) + 1.
+ */
+function trigramCodes(bytes: Uint8Array, from: number, to: number, out: Int32Array): number {
+  let n = 0;
+  for (let i = from; i < to; ) {
+    while (i < to && bytes[i] === 0x20) i++;
+    const wordStart = i;
+    while (i < to && bytes[i] !== 0x20) i++;
+    if (i === wordStart) continue;
+    let a = 0x20;
+    let b = 0x20;
+    for (let k = wordStart; k <= i; k++) {
+      const c = k < i ? bytes[k]! : 0x20;
+      out[n++] = (a << 16) | (b << 8) | c;
+      a = b;
+      b = c;
+    }
   }
-  return set;
+  if (n < 2) return n;
+  out.subarray(0, n).sort();
+  let unique = 1;
+  for (let k = 1; k < n; k++) if (out[k] !== out[unique - 1]) out[unique++] = out[k]!;
+  return unique;
 }
 
-/**
- * pg_trgm's similarity() of two normalised texts ([a-z0-9 ]): shared trigrams over all distinct ones,
- * divided in float4 as pg_trgm does (so equal scores here are equal there).
- */
-export function trigramSimilarity(a: string, b: string): number {
-  const ta = trigramsOf(a);
-  const tb = trigramsOf(b);
-  if (ta.size === 0 || tb.size === 0) return 0;
+/** Shared entries of two sorted sets of trigram codes. */
+function sharedCodes(a: Int32Array, na: number, b: Int32Array, nb: number): number {
   let shared = 0;
-  for (const t of ta) if (tb.has(t)) shared++;
-  return Math.fround(shared / (ta.size + tb.size - shared));
+  for (let i = 0, j = 0; i < na && j < nb; ) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      shared++;
+      i++;
+      j++;
+    }
+  }
+  return shared;
+}
+
+/** pg_trgm's similarity from trigram counts: divided in float4 as pg_trgm does (equal scores here are equal there). */
+const similarityOf = (shared: number, na: number, nb: number) => (na === 0 || nb === 0 ? 0 : Math.fround(shared / (na + nb - shared)));
+
+/** pg_trgm's similarity() of two normalised texts ([a-z0-9 ]). */
+export function trigramSimilarity(a: string, b: string): number {
+  const ba = Buffer.from(a, 'latin1');
+  const bb = Buffer.from(b, 'latin1');
+  const ta = new Int32Array(2 * ba.length + 1);
+  const tb = new Int32Array(2 * bb.length + 1);
+  const na = trigramCodes(ba, 0, ba.length, ta);
+  const nb = trigramCodes(bb, 0, bb.length, tb);
+  return similarityOf(sharedCodes(ta, na, tb, nb), na, nb);
 }
 
 const isAscii = (s: string) => {
@@ -271,6 +304,13 @@ export class NameIndex {
     return q;
   }
 
+  private readonly scratches = [new Int32Array(256), new Int32Array(256)];
+  /** Reusable trigram buffers (0: the query's, 1: a row's) of at least `size`. */
+  private scratch(which: 0 | 1, size: number): Int32Array {
+    if (this.scratches[which]!.length < size) this.scratches[which] = new Int32Array(size * 2);
+    return this.scratches[which]!;
+  }
+
   /** The normalised name of a row. */
   nameNormOf(row: number): string {
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.start[row]!, this.end[row]! - this.start[row]!).toString('latin1');
@@ -304,9 +344,16 @@ export class NameIndex {
       else high = mid;
     }
     const prefixTotal = Math.min(cap, low - first);
+    // The query's trigrams once, then each row's from its bytes (no string per row).
+    const queryCodes = this.scratch(0, 2 * q.length + 1);
+    const queryCount = trigramCodes(this.bytes, this.used, this.used + q.length, queryCodes);
     for (let i = first; i < low && i - first < prefixLimit; i++) {
       const row = this.byName[i]!;
-      hits.push({ row, band: 'prefix', score: trigramSimilarity(this.nameNormOf(row), core) });
+      const s = this.start[row]!;
+      const e = this.end[row]!;
+      const codes = this.scratch(1, 2 * (e - s) + 1);
+      const count = trigramCodes(this.bytes, s, e, codes);
+      hits.push({ row, band: 'prefix', score: similarityOf(sharedCodes(codes, count, queryCodes, queryCount), count, queryCount) });
     }
     return { hits, prefixTotal };
   }

@@ -233,7 +233,9 @@ export class ScreenerColumns {
   private mark = 0;
   /** The autocomplete's exact and prefix bands over the same rows (nameIndex.ts). */
   private readonly nameIndex = new NameIndex(this.fnrs);
-  private readonly nameDecoder = new TextDecoder();
+  /** Buffer views for nameBands(): the names' bytes (re-made when they grow), cities by piece id. */
+  private namesView: Buffer | null = null;
+  private readonly cityTexts = new Map<number, string | null>();
   /** How a figure-sorted page is ordered: by the figure's order when it is cheaper ('auto'), or forced (tests). */
   orderStrategy: 'auto' | 'heap' | 'walk' = 'auto';
 
@@ -657,19 +659,40 @@ export class ScreenerColumns {
   nameBands(core: string, limit: number, prefixLimit: number, cap: number): NameBandRows | null {
     const answer = this.nameIndex.exactAndPrefix(core, limit, prefixLimit, cap);
     if (!answer) return null;
-    const decoder = this.nameDecoder;
-    const pieces = this.pieces.bytes;
     return {
       prefixTotal: answer.prefixTotal,
       rows: answer.hits.map((h) => ({
         fnr: this.fnrs[h.row]!,
-        name: JSON.parse(decoder.decode(this.names.subarray(this.nameStart[h.row]!, this.nameEnd[h.row]!))) as string,
-        city: JSON.parse(decoder.decode(pieces[this.cityPiece[h.row]!]!)) as string | null,
+        name: this.nameOf(h.row),
+        city: this.cityOf(h.row),
         isActive: (this.flags[h.row]! & ACTIVE) !== 0,
         band: h.band,
         score: h.score,
       })),
     };
+  }
+
+  /** A row's name, from its JSON literal's bytes. */
+  private nameOf(row: number): string {
+    if (this.namesView?.buffer !== this.names.buffer) this.namesView = Buffer.from(this.names.buffer, this.names.byteOffset, this.names.byteLength);
+    const start = this.nameStart[row]!;
+    const end = this.nameEnd[row]!;
+    // Without a backslash the literal is the name in quotes: no JSON.parse needed.
+    const view = this.namesView;
+    let escaped = false;
+    for (let i = start; i < end && !escaped; i++) escaped = view[i] === 0x5c;
+    return escaped ? (JSON.parse(view.toString('utf8', start, end)) as string) : view.toString('utf8', start + 1, end - 1);
+  }
+
+  /** A row's city, decoded once per distinct city piece. */
+  private cityOf(row: number): string | null {
+    const piece = this.cityPiece[row]!;
+    let city = this.cityTexts.get(piece);
+    if (city === undefined) {
+      city = JSON.parse(Buffer.from(this.pieces.bytes[piece]!).toString('utf8')) as string | null;
+      this.cityTexts.set(piece, city);
+    }
+    return city;
   }
 
   /** Puts renamed and new companies in the name index's orders now (a sync step does, so queries need not). */
