@@ -46,7 +46,7 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
   router.get('/businesses/names', async (ctx) => {
     const q = parseQuery(namesQuery, ctx.query);
     // totalRecords counts all candidates up to the cap, not just those ranked for this page.
-    const { hits, total } = await autocompleteNames(sql, q.search, q.page * q.pageSize, search.nameBands);
+    const { hits, total } = await autocompleteNames(sql, q.search, q.page * q.pageSize, search.names);
     const page = hits.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
     ctx.body = presentPage(page.map((h) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive })), q.page, q.pageSize, total);
   });

@@ -67,7 +67,7 @@ const FUZZY_MIN_SCORE = 0.3;
 /** Rows read per fuzzy route and direction: bounds a typo lookup to a few hundred index entries. */
 const FUZZY_ROUTE_ROWS = 40;
 /** Cores shorter than this get neither word-prefix nor fuzzy candidates (too unspecific). */
-const MIN_INFIX_CORE = 3;
+export const MIN_INFIX_CORE = 3;
 
 /** Escapes LIKE's own characters. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -172,20 +172,27 @@ export interface NameBandRows {
 }
 
 /**
- * Where a single term's exact and prefix bands can come from without Postgres: `limit` exact rows in
- * (active, name, fnr) order, `prefixLimit` prefix rows in (name, fnr) order with similarity(name_norm,
- * core), and the prefix band's size up to `cap`; null when it cannot answer (not loaded, non-ASCII).
+ * What the screener columns' name index answers for a single term without Postgres; null where it
+ * cannot (not loaded, non-ASCII).
  */
-export type NameBandSource = (core: string, limit: number, prefixLimit: number, cap: number) => NameBandRows | null;
+export interface NameMemory {
+  /**
+   * `limit` exact rows in (active, name, fnr) order, `prefixLimit` prefix rows in (name, fnr) order
+   * with similarity(name_norm, core), and the prefix band's size up to `cap`.
+   */
+  bands(core: string, limit: number, prefixLimit: number, cap: number): NameBandRows | null;
+  /** The exact, prefix, word and former-name bands' companies as a set, counted up to `cap` (countNameCandidates' statement). */
+  count(core: string, cap: number): number | null;
+}
 
 /**
  * Exact and prefix bands for every term: two index range reads per term. A single term (a keystroke)
  * gets scalar parameters and literal limits, so Postgres keeps one generic plan for the prepared
  * statement instead of planning every execution (0.5 ms, three times the execution itself).
  */
-async function exactAndPrefix(sql: Sql, terms: Term[], limit: number, memory?: NameBandSource): Promise<BandRow[]> {
+async function exactAndPrefix(sql: Sql, terms: Term[], limit: number, memory?: NameMemory): Promise<BandRow[]> {
   if (terms.length === 1 && memory) {
-    const answer = memory(terms[0]!.core, limit, limit * 2, MAX_NAME_CANDIDATES);
+    const answer = memory.bands(terms[0]!.core, limit, limit * 2, MAX_NAME_CANDIDATES);
     if (answer) return answer.rows.map((r) => ({ i: 1, ...r, prefixTotal: answer.prefixTotal }));
   }
   const exactLimit = sql.unsafe(String(limit));
@@ -305,7 +312,7 @@ async function fuzzy(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]>
  * compilation (20-30 ms) would cost more than the statement itself.
  */
 interface Band {
-  run: (sql: Sql, terms: Term[], limit: number, memory?: NameBandSource) => Promise<BandRow[]>;
+  run: (sql: Sql, terms: Term[], limit: number, memory?: NameMemory) => Promise<BandRow[]>;
   chunk: number;
 }
 const EXACT_AND_PREFIX: Band = { run: exactAndPrefix, chunk: 250 };
@@ -357,7 +364,7 @@ async function findNamesFor(sql: Sql, inputs: string[], limit: number, fill: boo
 }
 
 /** findNamesFor, with each term's prefix-band size where the single-term read counted it. */
-async function searchNames(sql: Sql, inputs: string[], limit: number, fill: boolean, memory?: NameBandSource): Promise<{ hits: NameHit[][]; prefixTotals: Array<number | undefined> }> {
+async function searchNames(sql: Sql, inputs: string[], limit: number, fill: boolean, memory?: NameMemory): Promise<{ hits: NameHit[][]; prefixTotals: Array<number | undefined> }> {
   const terms: Term[] = [];
   const termIndex = new Map<string, number>();
   const positionOf = inputs.map((input) => {
@@ -404,7 +411,7 @@ export async function findNames(sql: Sql, term: string, limit: number): Promise<
  * exact, prefix, word and former-name bands' companies are counted as a set (fnrs only, no
  * similarity). Fuzzy candidates only come when those bands are empty: then they are ranked up to the cap.
  */
-export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[], limit: number, cap: number, prefixTotal?: number): Promise<number> {
+export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[], limit: number, cap: number, prefixTotal?: number, memory?: NameMemory): Promise<number> {
   if (hits.length < limit) return hits.length;
   if (limit >= cap) return cap;
   const t = termOf(term);
@@ -412,6 +419,8 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
   if (hits.every((h) => h.band === 'fuzzy')) return (await findNames(sql, term, cap)).length;
   const prefix = prefixTotal !== undefined && cap <= MAX_NAME_CANDIDATES ? prefixTotal : (await sql<{ n: number }[]>`${prefixCount(sql, t.core, cap)}`)[0]?.n ?? 0;
   if (prefix >= cap) return cap;
+  const remembered = memory?.count(t.core, cap);
+  if (remembered !== undefined && remembered !== null) return Math.min(cap, Math.max(remembered, hits.length));
   const capped = sql.unsafe(String(cap));
   const words = t.core.length >= MIN_INFIX_CORE;
   const [row] = await sql<{ n: number }[]>`
@@ -438,11 +447,11 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
  * columns' name index) the exact and prefix bands come from there; the other bands and totals the
  * prefix band does not settle still read Postgres.
  */
-export async function autocompleteNames(sql: Sql, term: string, limit: number, memory?: NameBandSource): Promise<{ hits: NameHit[]; total: number }> {
+export async function autocompleteNames(sql: Sql, term: string, limit: number, memory?: NameMemory): Promise<{ hits: NameHit[]; total: number }> {
   const bounded = Math.min(limit, MAX_NAME_CANDIDATES);
   const { hits, prefixTotals } = await searchNames(sql, [term], bounded, true, memory);
   const found = hits[0]!;
-  return { hits: found, total: await countNameCandidates(sql, term, found, bounded, MAX_NAME_CANDIDATES, prefixTotals[0]) };
+  return { hits: found, total: await countNameCandidates(sql, term, found, bounded, MAX_NAME_CANDIDATES, prefixTotals[0], memory) };
 }
 
 /** Candidates (at most `limit`) for each of a batch of names, in input order; blank names get none. */

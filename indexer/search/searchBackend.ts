@@ -1,7 +1,7 @@
 // One search interface, two backends: Postgres (default) and Elasticsearch (when ELASTICSEARCH_URL is
 // set). Both answer the same ScreenerQuery with the same rows in the same order.
 import { presentScreenerRow, type PresentedScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
-import type { NameBandSource } from './nameSearch.js';
+import type { NameMemory } from './nameSearch.js';
 import type { ScreenerQuery } from './screenerFilters.js';
 
 export type { ScreenerRow } from '../../schemas/screenerRecords.js';
@@ -50,8 +50,8 @@ export interface SearchBackend {
   /** A page of matches and the exact total (no rows when countOnly). */
   screener(query: ScreenerQuery, options?: ScreenerOptions): Promise<ScreenerResult>;
   count(query: ScreenerQuery): Promise<number>;
-  /** Autocomplete's exact and prefix bands from memory (the screener columns' name index), where there is one. */
-  readonly nameBands?: NameBandSource;
+  /** Autocomplete's exact and prefix bands and totals from memory (the screener columns' name index), where there is one. */
+  readonly names?: NameMemory;
   /** Resolves once background loading is done (the screener columns); absent where there is none. */
   readonly ready?: Promise<void>;
   /** Stops background work (the screener columns' sync), where there is any. */

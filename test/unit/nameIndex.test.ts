@@ -9,6 +9,7 @@ interface Entry {
   name: string;
   core: string;
   active: boolean;
+  formers?: string[];
 }
 
 const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -27,6 +28,14 @@ function bruteForce(entries: Entry[], core: string, limit: number, prefixLimit: 
   return { exact, prefix: prefixAll.slice(0, prefixLimit).map(({ row }) => row), total: Math.min(cap, prefixAll.length) };
 }
 
+/** The autocomplete total as countNameCandidates' statement defines it: name LIKE 'core%', name LIKE '% core%' (3+ characters), a former name LIKE 'core%' or '% core%'. */
+function bruteForceCount(entries: Entry[], core: string, cap: number): number {
+  const n = entries.filter(
+    (e) => e.name.startsWith(core) || (core.length >= 3 && e.name.includes(` ${core}`)) || (e.formers ?? []).some((f) => f.startsWith(core) || f.includes(` ${core}`)),
+  ).length;
+  return Math.min(cap, n);
+}
+
 function random(seed: number) {
   let s = seed >>> 0;
   return () => {
@@ -42,7 +51,8 @@ function randomEntry(r: () => number, fnr: string): Entry {
   const words = 1 + Math.floor(r() * 3);
   const core = Array.from({ length: words }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ');
   const suffix = SUFFIXES[Math.floor(r() * SUFFIXES.length)]!;
-  return { fnr, name: core + suffix, core, active: r() < 0.7 };
+  const formers = r() < 0.2 ? Array.from({ length: 1 + Math.floor(r() * 2) }, () => WORDS[Math.floor(r() * WORDS.length)]! + SUFFIXES[Math.floor(r() * SUFFIXES.length)]!) : [];
+  return { fnr, name: core + suffix, core, active: r() < 0.7, formers };
 }
 
 function check(index: NameIndex, entries: Entry[], r: () => number) {
@@ -65,6 +75,7 @@ function check(index: NameIndex, entries: Entry[], r: () => number) {
     expect(got!.hits.filter((h) => h.band === 'prefix').map((h) => h.row), `prefix ${term}`).toEqual(want.prefix);
     expect(got!.prefixTotal, `total ${term}`).toBe(want.total);
     for (const h of got!.hits) expect(h.score).toBe(h.band === 'exact' ? 1 : trigramSimilarity(entries[h.row]!.name, term));
+    expect(index.candidateCount(term, cap, 3), `count ${term}`).toBe(bruteForceCount(entries, term, cap));
   }
 }
 
@@ -77,7 +88,7 @@ describe('NameIndex', () => {
     const put = (row: number, e: Entry) => {
       entries[row] = e;
       fnrs[row] = e.fnr;
-      index.set(row, e.name, e.core, e.active);
+      index.set(row, e.name, e.core, e.active, (e.formers ?? []).join('|'));
     };
     // Fnrs not in row order, so the tie-breaker is not the row number.
     for (let row = 0; row < 2000; row++) put(row, randomEntry(r, `${(row * 7919) % 2000}x`));
@@ -109,7 +120,7 @@ describe('NameIndex', () => {
     for (let row = 0; row < 40_001; row++) {
       entries[row] = randomEntry(r, `${(row * 104729) % 40_001}f`);
       fnrs[row] = entries[row]!.fnr;
-      index.set(row, entries[row]!.name, entries[row]!.core, entries[row]!.active);
+      index.set(row, entries[row]!.name, entries[row]!.core, entries[row]!.active, (entries[row]!.formers ?? []).join('|'));
     }
     let pauses = 0;
     await index.flushInSlices(async () => {
@@ -127,14 +138,14 @@ describe('NameIndex', () => {
     for (let row = 0; row < 50; row++) {
       fnrs[row] = `${row}a`;
       entries[row] = { fnr: fnrs[row]!, name: `firma ${row}`, core: `firma ${row}`, active: true };
-      index.set(row, entries[row]!.name, entries[row]!.core, true);
+      index.set(row, entries[row]!.name, entries[row]!.core, true, '');
     }
     // Renames far beyond the first buffer: old bytes become garbage and are compacted away.
     for (let round = 0; round < 400; round++) {
       const row = round % 50;
       const name = `umbenannt ${round} ${'x'.repeat(200)}`;
       entries[row] = { ...entries[row]!, name, core: name };
-      index.set(row, name, name, true);
+      index.set(row, name, name, true, '');
     }
     check(index, entries, random(7));
     expect(index.nameNormOf(49)).toBe(entries[49]!.name);
@@ -147,9 +158,15 @@ describe('NameIndex', () => {
     expect(index.exactAndPrefix('mü', 5, 10, 200)).toBeNull();
     index.set(1, 'müller', 'müller', true);
     expect(index.usable).toBe(false);
+    expect(index.candidateCount('m', 200, 3)).toBeNull();
     expect(index.exactAndPrefix('m', 5, 10, 200)).toBeNull();
     index.set(1, 'mueller x', 'mueller x', true);
     expect(index.usable).toBe(true);
+    // Former names not given: no totals from here.
+    expect(index.candidateCount('m', 200, 3)).toBeNull();
+    index.set(0, 'mueller', 'mueller', true, '');
+    index.set(1, 'mueller x', 'mueller x', true, 'alt x');
+    expect(index.candidateCount('x', 200, 3)).toBe(1);
     expect(index.exactAndPrefix('mueller', 5, 10, 200)!.hits.map((h) => [h.row, h.band])).toEqual([[0, 'exact'], [0, 'prefix'], [1, 'prefix']]);
   });
 });

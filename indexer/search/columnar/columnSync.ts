@@ -19,7 +19,7 @@ const SELECT_COLUMNS = [
   // The sets as one text each (sorted by the read model's DISTINCT aggregation): no array to parse or sort.
   'fnr', 'city_norm', 'zip_code', 'court_code', 'legal_form_code', `array_to_string(oenace_paths, chr(31)) AS oenace_paths`,
   `array_to_string(trade_keys, chr(31)) AS trade_keys`, 'is_active', 'is_scheinunternehmen',
-  'name', 'name_norm', 'core_norm', 'legal_form_text', 'court_text', 'city', 'has_edikt', 'document_key IS NOT NULL AS has_filing', `to_char(document_date, 'YYYY-MM-DD') AS document_date`,
+  'name', 'name_norm', 'core_norm', `array_to_string(former_names_norm, '|') AS former_norm`, 'legal_form_text', 'court_text', 'city', 'has_edikt', 'document_key IS NOT NULL AS has_filing', `to_char(document_date, 'YYYY-MM-DD') AS document_date`,
 ].join(', ');
 // The figures as one comma-separated text (a null is an empty field): one value to decode per row
 // instead of 47 numerics. Not a text[]: the driver reads a NULL element of one as the string "NULL".

@@ -80,7 +80,10 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
     name: 'postgres',
     ready,
     sync,
-    nameBands: (core, limit, prefixLimit, cap) => loaded?.columns.nameBands(core, limit, prefixLimit, cap) ?? null,
+    names: {
+      bands: (core, limit, prefixLimit, cap) => loaded?.columns.nameBands(core, limit, prefixLimit, cap) ?? null,
+      count: (core, cap) => loaded?.columns.nameCount(core, cap) ?? null,
+    },
     count: async (query) => {
       const columns = answerable(query);
       return columns ? columns.columns.query(query, { countOnly: true }).total : fallback.count(query);

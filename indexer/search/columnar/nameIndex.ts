@@ -2,6 +2,10 @@
 // read model's btrees give those bands (nameSearch.ts), over the normalised names as bytes.
 //   by name: (name_norm in byte order, fnr)            -> prefix band and its size: a range
 //   by core: (core_norm, is_active DESC, name_norm, fnr) -> exact band: the start of a range
+// and, for the autocomplete's total when the prefix band alone does not reach the cap, the word starts
+// of every name (after the first) and of every former name, by the text from there: a word-prefix or
+// former-name match is a range there, where Postgres rechecks thousands of rows of a common word
+// ("Haas F": 7,400 rows with the word "haas" for 28 matches, 20-50 ms).
 // At 640k companies a keystroke's bands cost Postgres ~0.5-1 ms of CPU and a round trip; here they are
 // two binary searches. Answers are the rows those statements read, in the same order, so the ranking
 // that follows is the same code either way (test/integration/nameIndex.test.ts compares both).
@@ -91,11 +95,18 @@ export class NameIndex {
   private end = new Int32Array(0);
   /** Where the row's core ends (core_norm is a prefix of name_norm). */
   private coreEnd = new Int32Array(0);
+  /** Where the row's former names end: they follow the name, each after a '|'. */
+  private formerEnd = new Int32Array(0);
+  /** Rows set without their former names: the word-start count declines while there are any. */
+  private readonly formerUnknownRows = new Set<number>();
   private active = new Uint8Array(0);
   private rows = 0;
   /** The orders over rows 0..ordered-1; rows changed since are in `changed` until flush(). */
   private byName: Int32Array = new Int32Array(0);
   private byCore: Int32Array = new Int32Array(0);
+  /** Word starts as row * WORD_SPAN + offset in the row's bytes, by the text from there: in names (after the first word), in former names. */
+  private nameWords: Float64Array = new Float64Array(0);
+  private formerWords: Float64Array = new Float64Array(0);
   private ordered = 0;
   private changed: number[] = [];
   private changedMark = new Uint8Array(0);
@@ -120,26 +131,35 @@ export class NameIndex {
     this.start = grown(this.start);
     this.end = grown(this.end);
     this.coreEnd = grown(this.coreEnd);
+    this.formerEnd = grown(this.formerEnd);
     this.active = grown(this.active);
     this.changedMark = grown(this.changedMark);
   }
 
-  /** Sets row `row`'s normalised name, core and flag (rows come dense from 0, as the columns number them). */
-  set(row: number, nameNorm: string, coreNorm: string, isActive: boolean): void {
+  /**
+   * Sets row `row`'s normalised name, core, flag and former names (normalised, joined by '|'; undefined
+   * when not known: then the word-start count declines). Rows come dense from 0, as the columns number them.
+   */
+  set(row: number, nameNorm: string, coreNorm: string, isActive: boolean, formerNorms?: string): void {
     if (row >= this.start.length) this.grow(row + 1);
     const known = row < this.rows;
-    if (known && this.active[row] === (isActive ? 1 : 0) && this.coreEnd[row]! - this.start[row]! === coreNorm.length && this.sameName(row, nameNorm)) return;
-    const ascii = isAscii(nameNorm) && coreNorm.length <= nameNorm.length && nameNorm.startsWith(coreNorm);
+    const stored = formerNorms ? `${nameNorm}|${formerNorms}` : nameNorm;
+    if (formerNorms === undefined) this.formerUnknownRows.add(row);
+    else this.formerUnknownRows.delete(row);
+    if (known && this.active[row] === (isActive ? 1 : 0) && this.coreEnd[row]! - this.start[row]! === coreNorm.length &&
+        this.end[row]! - this.start[row]! === nameNorm.length && this.sameBytes(row, stored)) return;
+    const ascii = isAscii(stored) && coreNorm.length <= nameNorm.length && nameNorm.startsWith(coreNorm) && !nameNorm.includes('|') && stored.length < WORD_SPAN;
     if (!ascii && !this.nonAsciiRows.has(row)) {
       this.nonAsciiRows.add(row);
       this.nonAscii++;
     } else if (ascii && this.nonAsciiRows.delete(row)) this.nonAscii--;
-    if (known) this.garbage += this.end[row]! - this.start[row]!;
-    if (this.used + nameNorm.length > this.bytes.length) this.compactOrGrow(nameNorm.length);
-    const { written } = encoder.encodeInto(ascii ? nameNorm : '', this.bytes.subarray(this.used));
+    if (known) this.garbage += this.formerEnd[row]! - this.start[row]!;
+    if (this.used + stored.length > this.bytes.length) this.compactOrGrow(stored.length);
+    const { written } = encoder.encodeInto(ascii ? stored : '', this.bytes.subarray(this.used));
     this.start[row] = this.used;
-    this.end[row] = this.used + written;
+    this.end[row] = this.used + (ascii ? nameNorm.length : 0);
     this.coreEnd[row] = this.used + (ascii ? coreNorm.length : 0);
+    this.formerEnd[row] = this.used + written;
     this.used += written;
     this.active[row] = isActive ? 1 : 0;
     if (!known) this.rows = row + 1;
@@ -149,10 +169,10 @@ export class NameIndex {
     }
   }
 
-  private sameName(row: number, nameNorm: string): boolean {
+  private sameBytes(row: number, stored: string): boolean {
     const s = this.start[row]!;
-    if (this.end[row]! - s !== nameNorm.length) return false;
-    for (let i = 0; i < nameNorm.length; i++) if (this.bytes[s + i] !== nameNorm.charCodeAt(i)) return false;
+    if (this.formerEnd[row]! - s !== stored.length) return false;
+    for (let i = 0; i < stored.length; i++) if (this.bytes[s + i] !== stored.charCodeAt(i)) return false;
     return true;
   }
 
@@ -163,12 +183,14 @@ export class NameIndex {
     let at = 0;
     for (let row = 0; row < this.rows; row++) {
       const s = this.start[row]!;
-      const len = this.end[row]! - s;
+      const len = this.formerEnd[row]! - s;
+      const name = this.end[row]! - s;
       const core = this.coreEnd[row]! - s;
       next.set(this.bytes.subarray(s, s + len), at);
       this.start[row] = at;
-      this.end[row] = at + len;
+      this.end[row] = at + name;
       this.coreEnd[row] = at + core;
+      this.formerEnd[row] = at + len;
       at += len;
     }
     this.bytes = next;
@@ -202,6 +224,35 @@ export class NameIndex {
     this.compareRanges(this.start[a]!, this.end[a]!, this.start[b]!, this.end[b]!) ||
     this.compareFnr(a, b);
 
+  /** Word starts by the text from there to the end of the row's bytes (a query never holds the '|' between names). */
+  private readonly byWordOrder = (a: number, b: number) => {
+    const ra = Math.floor(a / WORD_SPAN);
+    const rb = Math.floor(b / WORD_SPAN);
+    return this.compareRanges(this.start[ra]! + (a - ra * WORD_SPAN), this.formerEnd[ra]!, this.start[rb]! + (b - rb * WORD_SPAN), this.formerEnd[rb]!) || a - b;
+  };
+
+  /** Appends the word starts of `row` to `names` (after the first word) and `formers` (every word of every former name). */
+  private wordStartsOf(row: number, names: number[], formers: number[]): void {
+    const bytes = this.bytes;
+    const s = this.start[row]!;
+    const nameEnd = this.end[row]!;
+    const end = this.formerEnd[row]!;
+    for (let p = s + 1; p < end; p++) {
+      const c = bytes[p]!;
+      const before = bytes[p - 1]!;
+      if (c === 0x20 || c === 0x7c || (before !== 0x20 && before !== 0x7c)) continue;
+      if (p < nameEnd) names.push(row * WORD_SPAN + (p - s));
+      else if (p > nameEnd) formers.push(row * WORD_SPAN + (p - s));
+    }
+  }
+
+  private allWordStarts(): { names: Float64Array; formers: Float64Array } {
+    const names: number[] = [];
+    const formers: number[] = [];
+    for (let row = 0; row < this.rows; row++) this.wordStartsOf(row, names, formers);
+    return { names: Float64Array.from(names), formers: Float64Array.from(formers) };
+  }
+
   /** Changed rows waiting to be put in order. */
   get pending(): number {
     return this.changed.length;
@@ -221,9 +272,18 @@ export class NameIndex {
       for (let i = 0; i < all.length; i++) all[i] = i;
       this.byName = all.slice().sort(this.byNameOrder);
       this.byCore = all.sort(this.byCoreOrder);
+      const words = this.allWordStarts();
+      this.nameWords = words.names.sort(this.byWordOrder);
+      this.formerWords = words.formers.sort(this.byWordOrder);
     } else {
-      this.byName = this.merge(this.byName, changed, this.byNameOrder);
-      this.byCore = this.merge(this.byCore, changed, this.byCoreOrder);
+      this.byName = this.merge(this.byName, changed, changed, (v) => v, this.byNameOrder);
+      this.byCore = this.merge(this.byCore, changed, changed, (v) => v, this.byCoreOrder);
+      const names: number[] = [];
+      const formers: number[] = [];
+      for (const row of changed) this.wordStartsOf(row, names, formers);
+      const rowOf = (v: number) => Math.floor(v / WORD_SPAN);
+      this.nameWords = this.merge(this.nameWords, changed, Float64Array.from(names), rowOf, this.byWordOrder);
+      this.formerWords = this.merge(this.formerWords, changed, Float64Array.from(formers), rowOf, this.byWordOrder);
     }
     this.ordered = this.rows;
   }
@@ -241,22 +301,32 @@ export class NameIndex {
     for (let i = 0; i < rows; i++) all[i] = i;
     const byName = await sortInSlices(all.slice(), this.byNameOrder, pause);
     const byCore = await sortInSlices(all, this.byCoreOrder, pause);
+    const words = this.allWordStarts();
+    const nameWords = await sortInSlices(words.names, this.byWordOrder, pause);
+    const formerWords = await sortInSlices(words.formers, this.byWordOrder, pause);
     // Rows set meanwhile (none while a load runs, but set() does not forbid it) stay pending.
     this.byName = byName;
     this.byCore = byCore;
+    this.nameWords = nameWords;
+    this.formerWords = formerWords;
     this.ordered = rows;
   }
 
-  private merge(order: Int32Array, changed: Int32Array, compare: (a: number, b: number) => number): Int32Array {
+  /**
+   * `order` without the entries of the changed rows (`rowOf` an entry), with `incoming` (the changed
+   * rows' entries now) merged in at their places.
+   */
+  private merge<T extends Int32Array | Float64Array>(order: T, changed: Int32Array, incoming: T, rowOf: (entry: number) => number, compare: (a: number, b: number) => number): T {
+    const Typed = order.constructor as new (n: number) => T;
     const mark = this.changedMark;
     for (const row of changed) mark[row] = 1;
     // The order without the changed rows.
-    const kept = new Int32Array(order.length);
+    const kept = new Typed(order.length);
     let n = 0;
-    for (let i = 0; i < order.length; i++) if (mark[order[i]!] === 0) kept[n++] = order[i]!;
+    for (let i = 0; i < order.length; i++) if (mark[rowOf(order[i]!)] === 0) kept[n++] = order[i]!;
     for (const row of changed) mark[row] = 0;
-    const incoming = changed.slice().sort(compare);
-    const out = new Int32Array(n + incoming.length);
+    incoming = incoming.slice().sort(compare) as T;
+    const out = new Typed(n + incoming.length);
     let from = 0;
     let at = 0;
     for (const row of incoming) {
@@ -268,12 +338,12 @@ export class NameIndex {
         if (compare(kept[mid]!, row) < 0) low = mid + 1;
         else high = mid;
       }
-      out.set(kept.subarray(from, low), at);
+      out.set(kept.subarray(from, low) as never, at);
       at += low - from;
       out[at++] = row;
       from = low;
     }
-    out.set(kept.subarray(from, n), at);
+    out.set(kept.subarray(from, n) as never, at);
     return out;
   }
 
@@ -293,6 +363,52 @@ export class NameIndex {
       else high = mid;
     }
     return low;
+  }
+
+  /** First position in a word-start order whose text from there is >= q. */
+  private lowerBoundWord(order: Float64Array, q: Uint8Array): number {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const code = order[mid]!;
+      const row = Math.floor(code / WORD_SPAN);
+      if (this.compareToQuery(this.start[row]! + (code - row * WORD_SPAN), this.formerEnd[row]!, q) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /**
+   * The autocomplete's total for `core` up to `cap`, as nameSearch.ts counts it in Postgres: companies
+   * whose name starts with the core, or (cores of `minWordCore`+ characters) has it at a later word
+   * start, or whose former name has it at any word start, as a set. Null when the index cannot answer
+   * (also while a row's former names are not known).
+   */
+  candidateCount(core: string, cap: number, minWordCore: number): number | null {
+    if (!this.usable || this.formerUnknownRows.size > 0 || core === '') return null;
+    this.flush();
+    const q = this.stage(core);
+    if (!q) return null;
+    const rows = new Set<number>();
+    for (let i = this.lowerBound(this.byName, this.end, q); i < this.byName.length && rows.size < cap; i++) {
+      const row = this.byName[i]!;
+      const s = this.start[row]!;
+      if (this.compareToQuery(s, Math.min(this.end[row]!, s + q.length), q) !== 0) break;
+      rows.add(row);
+    }
+    const scan = (order: Float64Array) => {
+      for (let i = this.lowerBoundWord(order, q); i < order.length && rows.size < cap; i++) {
+        const code = order[i]!;
+        const row = Math.floor(code / WORD_SPAN);
+        const s = this.start[row]! + (code - row * WORD_SPAN);
+        if (this.compareToQuery(s, Math.min(this.formerEnd[row]!, s + q.length), q) !== 0) break;
+        rows.add(row);
+      }
+    };
+    if (core.length >= minWordCore) scan(this.nameWords);
+    scan(this.formerWords);
+    return Math.min(cap, rows.size);
   }
 
   /** The query's bytes, put after the used part of `bytes` so comparisons read one array. */
@@ -359,18 +475,21 @@ export class NameIndex {
   }
 }
 
+/** A word start's code: row * WORD_SPAN + its offset in the row's bytes (a row's bytes are fewer). */
+const WORD_SPAN = 65_536;
+
 /** Rows sorted per slice, and merged pairwise, this many elements between pauses. */
 const SLICE = 16_384;
 
 /** A bottom-up merge sort that pauses every SLICE elements of work; answers the sorted array. */
-async function sortInSlices(values: Int32Array, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<Int32Array> {
+async function sortInSlices<T extends Int32Array | Float64Array>(values: T, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<T> {
   const n = values.length;
   for (let from = 0; from < n; from += SLICE) {
     values.subarray(from, Math.min(n, from + SLICE)).sort(compare);
     await pause();
   }
-  let source: Int32Array = values;
-  let target: Int32Array = new Int32Array(n);
+  let source: T = values;
+  let target: T = new (values.constructor as new (n: number) => T)(n);
   for (let width = SLICE; width < n; width *= 2) {
     let work = 0;
     for (let low = 0; low < n; low += 2 * width) {

@@ -12,7 +12,7 @@
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
 import { JsonWriter } from '../../../schemas/jsonWriter.js';
 import { codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
-import { coreName, type NameBandRows } from '../nameSearch.js';
+import { MIN_INFIX_CORE, coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
@@ -43,6 +43,8 @@ export interface ColumnRow {
   /** The read model's name_norm and core_norm; computed from `name` (as search_norm and search_core do) when absent. */
   nameNorm?: string;
   coreNorm?: string;
+  /** The read model's former_names_norm joined by '|' ('' for none); absent, the name index counts no totals. */
+  formerNorm?: string;
   legalFormText: string | null;
   courtText: string | null;
   city: string | null;
@@ -362,7 +364,7 @@ export class ScreenerColumns {
     this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0) | (r.hasEdikt ? EDIKT : 0) | (r.hasFiling ? FILING : 0);
     this.storeName(row, r.name);
     const nameNorm = r.nameNorm ?? normaliseForSearch(r.name);
-    this.nameIndex.set(row, nameNorm, r.coreNorm ?? (coreName(nameNorm) || nameNorm), r.isActive);
+    this.nameIndex.set(row, nameNorm, r.coreNorm ?? (coreName(nameNorm) || nameNorm), r.isActive, r.formerNorm ?? undefined);
     const pieces = this.pieces;
     this.legalFormPiece[row] = pieces.intern(keyOf('l', r.legalFormCode, r.legalFormText), () => codeAndTextJson(r.legalFormCode, r.legalFormText));
     this.courtPiece[row] = pieces.intern(keyOf('c', r.courtCode, r.courtText), () => codeAndTextJson(r.courtCode, r.courtText));
@@ -670,6 +672,11 @@ export class ScreenerColumns {
         score: h.score,
       })),
     };
+  }
+
+  /** The autocomplete's total for a core up to `cap` (NameIndex.candidateCount); null when the index cannot answer. */
+  nameCount(core: string, cap: number): number | null {
+    return this.nameIndex.candidateCount(core, cap, MIN_INFIX_CORE);
   }
 
   /** A row's name, from its JSON literal's bytes. */
