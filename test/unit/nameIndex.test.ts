@@ -131,6 +131,26 @@ describe('NameIndex', () => {
     check(index, entries, r);
   });
 
+  it('counts word starts of names and former names longer than the word orders take', () => {
+    const r = random(21);
+    const fnrs: string[] = [];
+    const entries: Entry[] = [];
+    const index = new NameIndex(fnrs);
+    for (let row = 0; row < 300; row++) {
+      const e = randomEntry(r, `${row}l`);
+      // Every tenth row past 256 bytes, through its name or its former names.
+      if (row % 10 === 0) e.formers = [...(e.formers ?? []), `${'lang '.repeat(60)}bau holz`];
+      if (row % 10 === 5) e.name = e.core = `${'weit '.repeat(60)}mueller bau`;
+      entries[row] = e;
+      fnrs[row] = e.fnr;
+      index.set(row, e.name, e.core, e.active, (e.formers ?? []).join('|'));
+    }
+    check(index, entries, r);
+    for (const term of ['bau holz', 'bau h', 'mueller bau', 'lang', 'weit weit', 'ba']) {
+      expect(index.candidateCount(term, 1000, 3), term).toBe(bruteForceCount(entries, term, 1000));
+    }
+  });
+
   it('keeps answering after the name bytes are compacted', () => {
     const fnrs: string[] = [];
     const index = new NameIndex(fnrs);

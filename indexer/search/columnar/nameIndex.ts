@@ -104,17 +104,30 @@ export class NameIndex {
   /** The orders over rows 0..ordered-1; rows changed since are in `changed` until flush(). */
   private byName: Int32Array = new Int32Array(0);
   private byCore: Int32Array = new Int32Array(0);
-  /** Word starts as row * WORD_SPAN + offset in the row's bytes, by the text from there: in names (after the first word), in former names. */
-  private nameWords: Float64Array = new Float64Array(0);
-  private formerWords: Float64Array = new Float64Array(0);
+  /**
+   * Word starts as row * WORD_SPAN + offset in the row's bytes, by the text from there: in names (after
+   * the first word), in former names. Rows whose bytes run past WORD_SPAN have none here: they are few,
+   * and candidateCount() reads them one by one.
+   */
+  private nameWords: Uint32Array = new Uint32Array(0);
+  private formerWords: Uint32Array = new Uint32Array(0);
+  private readonly longRows = new Set<number>();
   private ordered = 0;
   private changed: number[] = [];
   private changedMark = new Uint8Array(0);
   private nonAscii = 0;
   private readonly nonAsciiRows = new Set<number>();
 
-  /** `fnrs[row]`: the tie-breaker of both orders (the screener columns' own array). */
-  constructor(private readonly fnrs: readonly string[]) {}
+  /**
+   * `fnrs[row]`: the tie-breaker of both orders (the screener columns' own array). `expectedRows` sizes
+   * the arrays once (a load's doubling copies would raise the process's peak memory).
+   */
+  constructor(private readonly fnrs: readonly string[], expectedRows = 0) {
+    if (expectedRows > 0) {
+      this.grow(expectedRows);
+      this.bytes = new Uint8Array(expectedRows * BYTES_PER_ROW);
+    }
+  }
 
   /** False while a stored name is not ASCII: then the caller asks Postgres. */
   get usable(): boolean {
@@ -122,7 +135,7 @@ export class NameIndex {
   }
 
   private grow(rows: number) {
-    const capacity = Math.max(rows, this.start.length * 2, 1024);
+    const capacity = Math.max(rows, Math.ceil(this.start.length * 1.5), 1024);
     const grown = <T extends Int32Array | Uint8Array>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(capacity);
       b.set(a);
@@ -148,12 +161,14 @@ export class NameIndex {
     else this.formerUnknownRows.delete(row);
     if (known && this.active[row] === (isActive ? 1 : 0) && this.coreEnd[row]! - this.start[row]! === coreNorm.length &&
         this.end[row]! - this.start[row]! === nameNorm.length && this.sameBytes(row, stored)) return;
-    const ascii = isAscii(stored) && coreNorm.length <= nameNorm.length && nameNorm.startsWith(coreNorm) && !nameNorm.includes('|') && stored.length < WORD_SPAN;
+    const ascii = isAscii(stored) && coreNorm.length <= nameNorm.length && nameNorm.startsWith(coreNorm) && !nameNorm.includes('|');
     if (!ascii && !this.nonAsciiRows.has(row)) {
       this.nonAsciiRows.add(row);
       this.nonAscii++;
     } else if (ascii && this.nonAsciiRows.delete(row)) this.nonAscii--;
     if (known) this.garbage += this.formerEnd[row]! - this.start[row]!;
+    if (stored.length > WORD_SPAN) this.longRows.add(row);
+    else this.longRows.delete(row);
     if (this.used + stored.length > this.bytes.length) this.compactOrGrow(stored.length);
     const { written } = encoder.encodeInto(ascii ? stored : '', this.bytes.subarray(this.used));
     this.start[row] = this.used;
@@ -179,7 +194,7 @@ export class NameIndex {
   private compactOrGrow(extra: number) {
     const live = this.used - this.garbage;
     const size = Math.max(1 << 16, (live + extra) * 2);
-    const next = new Uint8Array(this.garbage > this.used / 2 ? Math.max(size, this.bytes.length) : Math.max(size, this.bytes.length * 2));
+    const next = new Uint8Array(this.garbage > this.used / 2 ? Math.max(size, this.bytes.length) : Math.max(size, Math.ceil(this.bytes.length * 1.5)));
     let at = 0;
     for (let row = 0; row < this.rows; row++) {
       const s = this.start[row]!;
@@ -226,13 +241,17 @@ export class NameIndex {
 
   /** Word starts by the text from there to the end of the row's bytes (a query never holds the '|' between names). */
   private readonly byWordOrder = (a: number, b: number) => {
-    const ra = Math.floor(a / WORD_SPAN);
-    const rb = Math.floor(b / WORD_SPAN);
-    return this.compareRanges(this.start[ra]! + (a - ra * WORD_SPAN), this.formerEnd[ra]!, this.start[rb]! + (b - rb * WORD_SPAN), this.formerEnd[rb]!) || a - b;
+    const ra = a >>> WORD_BITS;
+    const rb = b >>> WORD_BITS;
+    return this.compareRanges(this.start[ra]! + (a & WORD_MASK), this.formerEnd[ra]!, this.start[rb]! + (b & WORD_MASK), this.formerEnd[rb]!) || a - b;
   };
 
-  /** Appends the word starts of `row` to `names` (after the first word) and `formers` (every word of every former name). */
-  private wordStartsOf(row: number, names: number[], formers: number[]): void {
+  /**
+   * Calls `name(code)` for the word starts of `row` after its first word and `former(code)` for every
+   * word start of its former names; nothing for a long row (see longRows).
+   */
+  private wordStartsOf(row: number, name: (code: number) => void, former: (code: number) => void, evenIfLong = false): void {
+    if (!evenIfLong && this.longRows.has(row)) return;
     const bytes = this.bytes;
     const s = this.start[row]!;
     const nameEnd = this.end[row]!;
@@ -241,16 +260,26 @@ export class NameIndex {
       const c = bytes[p]!;
       const before = bytes[p - 1]!;
       if (c === 0x20 || c === 0x7c || (before !== 0x20 && before !== 0x7c)) continue;
-      if (p < nameEnd) names.push(row * WORD_SPAN + (p - s));
-      else if (p > nameEnd) formers.push(row * WORD_SPAN + (p - s));
+      if (p < nameEnd) name(row * WORD_SPAN + (p - s));
+      else if (p > nameEnd) former(row * WORD_SPAN + (p - s));
     }
   }
 
-  private allWordStarts(): { names: Float64Array; formers: Float64Array } {
-    const names: number[] = [];
-    const formers: number[] = [];
-    for (let row = 0; row < this.rows; row++) this.wordStartsOf(row, names, formers);
-    return { names: Float64Array.from(names), formers: Float64Array.from(formers) };
+  /** Every row's word starts, counted first so each list is one exact-size array. */
+  private allWordStarts(): { names: Uint32Array; formers: Uint32Array } {
+    let nameCount = 0;
+    let formerCount = 0;
+    const countName = () => void nameCount++;
+    const countFormer = () => void formerCount++;
+    for (let row = 0; row < this.rows; row++) this.wordStartsOf(row, countName, countFormer);
+    const names = new Uint32Array(nameCount);
+    const formers = new Uint32Array(formerCount);
+    let n = 0;
+    let f = 0;
+    const addName = (code: number) => void (names[n++] = code);
+    const addFormer = (code: number) => void (formers[f++] = code);
+    for (let row = 0; row < this.rows; row++) this.wordStartsOf(row, addName, addFormer);
+    return { names, formers };
   }
 
   /** Changed rows waiting to be put in order. */
@@ -280,10 +309,10 @@ export class NameIndex {
       this.byCore = this.merge(this.byCore, changed, changed, (v) => v, this.byCoreOrder);
       const names: number[] = [];
       const formers: number[] = [];
-      for (const row of changed) this.wordStartsOf(row, names, formers);
-      const rowOf = (v: number) => Math.floor(v / WORD_SPAN);
-      this.nameWords = this.merge(this.nameWords, changed, Float64Array.from(names), rowOf, this.byWordOrder);
-      this.formerWords = this.merge(this.formerWords, changed, Float64Array.from(formers), rowOf, this.byWordOrder);
+      for (const row of changed) this.wordStartsOf(row, (code) => names.push(code), (code) => formers.push(code));
+      const rowOf = (code: number) => code >>> WORD_BITS;
+      this.nameWords = this.merge(this.nameWords, changed, Uint32Array.from(names), rowOf, this.byWordOrder);
+      this.formerWords = this.merge(this.formerWords, changed, Uint32Array.from(formers), rowOf, this.byWordOrder);
     }
     this.ordered = this.rows;
   }
@@ -316,7 +345,7 @@ export class NameIndex {
    * `order` without the entries of the changed rows (`rowOf` an entry), with `incoming` (the changed
    * rows' entries now) merged in at their places.
    */
-  private merge<T extends Int32Array | Float64Array>(order: T, changed: Int32Array, incoming: T, rowOf: (entry: number) => number, compare: (a: number, b: number) => number): T {
+  private merge<T extends Int32Array | Uint32Array>(order: T, changed: Int32Array, incoming: T, rowOf: (entry: number) => number, compare: (a: number, b: number) => number): T {
     const Typed = order.constructor as new (n: number) => T;
     const mark = this.changedMark;
     for (const row of changed) mark[row] = 1;
@@ -366,14 +395,14 @@ export class NameIndex {
   }
 
   /** First position in a word-start order whose text from there is >= q. */
-  private lowerBoundWord(order: Float64Array, q: Uint8Array): number {
+  private lowerBoundWord(order: Uint32Array, q: Uint8Array): number {
     let low = 0;
     let high = order.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
       const code = order[mid]!;
-      const row = Math.floor(code / WORD_SPAN);
-      if (this.compareToQuery(this.start[row]! + (code - row * WORD_SPAN), this.formerEnd[row]!, q) < 0) low = mid + 1;
+      const row = code >>> WORD_BITS;
+      if (this.compareToQuery(this.start[row]! + (code & WORD_MASK), this.formerEnd[row]!, q) < 0) low = mid + 1;
       else high = mid;
     }
     return low;
@@ -397,18 +426,35 @@ export class NameIndex {
       if (this.compareToQuery(s, Math.min(this.end[row]!, s + q.length), q) !== 0) break;
       rows.add(row);
     }
-    const scan = (order: Float64Array) => {
+    const words = core.length >= minWordCore;
+    const scan = (order: Uint32Array) => {
       for (let i = this.lowerBoundWord(order, q); i < order.length && rows.size < cap; i++) {
         const code = order[i]!;
-        const row = Math.floor(code / WORD_SPAN);
-        const s = this.start[row]! + (code - row * WORD_SPAN);
+        const row = code >>> WORD_BITS;
+        const s = this.start[row]! + (code & WORD_MASK);
         if (this.compareToQuery(s, Math.min(this.formerEnd[row]!, s + q.length), q) !== 0) break;
         rows.add(row);
       }
     };
-    if (core.length >= minWordCore) scan(this.nameWords);
+    if (words) scan(this.nameWords);
     scan(this.formerWords);
+    // Rows too long for the word orders, one by one.
+    for (const row of this.longRows) {
+      if (rows.size >= cap) break;
+      if (!rows.has(row) && this.hasWordStart(row, q, words)) rows.add(row);
+    }
     return Math.min(cap, rows.size);
+  }
+
+  /** Whether the query starts at a word of the row's name after the first (with `inName`) or of a former name. */
+  private hasWordStart(row: number, q: Uint8Array, inName: boolean): boolean {
+    let found = false;
+    const test = (code: number) => {
+      const s = this.start[row]! + (code - row * WORD_SPAN);
+      found ||= this.compareToQuery(s, Math.min(this.formerEnd[row]!, s + q.length), q) === 0;
+    };
+    this.wordStartsOf(row, inName ? test : () => undefined, test, true);
+    return found;
   }
 
   /** The query's bytes, put after the used part of `bytes` so comparisons read one array. */
@@ -475,14 +521,18 @@ export class NameIndex {
   }
 }
 
-/** A word start's code: row * WORD_SPAN + its offset in the row's bytes (a row's bytes are fewer). */
-const WORD_SPAN = 65_536;
+/** A word start's code: row * WORD_SPAN + its offset in the row's bytes (uint32: 16M rows of 256 bytes). */
+const WORD_BITS = 8;
+const WORD_SPAN = 1 << WORD_BITS;
+const WORD_MASK = WORD_SPAN - 1;
+/** Bytes a row's name and former names take on average, to size the bytes once (~25 at 640k). */
+const BYTES_PER_ROW = 32;
 
 /** Rows sorted per slice, and merged pairwise, this many elements between pauses. */
 const SLICE = 16_384;
 
 /** A bottom-up merge sort that pauses every SLICE elements of work; answers the sorted array. */
-async function sortInSlices<T extends Int32Array | Float64Array>(values: T, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<T> {
+async function sortInSlices<T extends Int32Array | Uint32Array>(values: T, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<T> {
   const n = values.length;
   for (let from = 0; from < n; from += SLICE) {
     values.subarray(from, Math.min(n, from + SLICE)).sort(compare);

@@ -234,7 +234,7 @@ export class ScreenerColumns {
   private marks = new Uint32Array(0);
   private mark = 0;
   /** The autocomplete's exact and prefix bands over the same rows (nameIndex.ts). */
-  private readonly nameIndex = new NameIndex(this.fnrs);
+  private readonly nameIndex: NameIndex;
   /** Buffer views for nameBands(): the names' bytes (re-made when they grow), cities by piece id. */
   private namesView: Buffer | null = null;
   private readonly cityTexts = new Map<number, string | null>();
@@ -247,6 +247,7 @@ export class ScreenerColumns {
    */
   constructor(expectedRows = 1024, expectedFigureRows = Math.ceil(expectedRows / 2), private readonly rowJsonCapacity = 10_000) {
     this.capacity = Math.max(16, expectedRows);
+    this.nameIndex = new NameIndex(this.fnrs, this.capacity);
     this.city = new Int32Array(this.capacity);
     this.zip = new Int32Array(this.capacity);
     this.court = new Int32Array(this.capacity);
