@@ -510,6 +510,9 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
       SELECT round(pg_table_size(${rebuild.table}::regclass) / 1048576.0)::int AS table_mb,
              round(pg_indexes_size(${rebuild.table}::regclass) / 1048576.0)::int AS index_mb,
              (SELECT count(*) FROM change_log)::int AS changes, (SELECT max(id) FROM change_log)::int AS max_change_id`;
+    // The figures depend on the server's memory settings (bench/tuned-postgres.sh runs production's).
+    const [settings] = await sql<{ sharedBuffers: string; effectiveCacheSize: string }[]>`
+      SELECT current_setting('shared_buffers') AS shared_buffers, current_setting('effective_cache_size') AS effective_cache_size`;
     const quantiles = await figureQuantiles(sql);
     const catalogue = await readCatalogue(sql);
 
@@ -572,6 +575,7 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     }
 
     const figures = {
+      postgres: settings!,
       companies: options.companies,
       filings: load.filings,
       loadSeconds: round(load.loadMs / 1000, 1),
@@ -603,6 +607,7 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     }
     say('');
     say(`load: ${options.companies} companies, ${load.filings} filings in ${figures.loadSeconds} s${load.reused ? ' [reused]' : ''}: store path ${load.storeCompanies} at ${figures.storePathCompaniesPerSecond}/s, bulk path ${figures.bulkPathCompaniesPerSecond ?? '-'}/s; 640k through the store path alone would take ~${figures.storePathCompaniesPerSecond ? Math.round(640000 / figures.storePathCompaniesPerSecond / 60) : '?'} min`);
+    say(`postgres: shared_buffers ${settings!.sharedBuffers}, effective_cache_size ${settings!.effectiveCacheSize}`);
     say(`rebuild: ${figures.rebuildSeconds === null ? 'skipped' : `${figures.rebuildSeconds} s (target <= 120 s) ${figures.rebuildSeconds <= 120 ? 'ok' : 'MISS'}`}; read model ${figures.readModelTableMB} MB + ${figures.readModelIndexMB} MB indexes`);
     say(`overall: ${figures.requests} requests, ${figures.requestsPerSecond} req/s at concurrency ${options.concurrency}`);
     say(`API peak RSS: ${peakRss} MB sampled, VmHWM ${rss.hwm} MB (target <= 512 MB) ${rss.hwm <= 512 ? 'ok' : 'MISS'}`);
