@@ -13,6 +13,7 @@
 // Normalised names are ASCII ([a-z0-9 ], search_norm()); a name with any other character makes the
 // index decline (`usable` false) and autocomplete reads Postgres, as it does for a query term outside
 // ASCII. Pure data structure: the screener columns feed it.
+import { grownTo } from './typedArrays.js';
 
 /** What a band row needs besides the row number (the columns hold names, cities and fnrs). */
 export interface NameBandHit {
@@ -136,11 +137,7 @@ export class NameIndex {
 
   private grow(rows: number) {
     const capacity = Math.max(rows, Math.ceil(this.start.length * 1.5), 1024);
-    const grown = <T extends Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(capacity);
-      b.set(a);
-      return b;
-    };
+    const grown = <T extends Int32Array | Uint8Array>(a: T): T => grownTo(a, capacity);
     this.start = grown(this.start);
     this.end = grown(this.end);
     this.coreEnd = grown(this.coreEnd);

@@ -17,6 +17,7 @@ import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
 import { NameIndex } from './nameIndex.js';
+import { grownTo } from './typedArrays.js';
 
 /**
  * One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null,
@@ -281,12 +282,7 @@ export class ScreenerColumns {
   }
 
   private growRows() {
-    const grow = <T extends Int32Array | Uint8Array>(a: T, fill?: number): T => {
-      const b = new (a.constructor as new (n: number) => T)(this.capacity * 2);
-      b.set(a);
-      if (fill !== undefined) b.fill(fill, a.length);
-      return b;
-    };
+    const grow = <T extends Int32Array | Uint8Array>(a: T, fill?: number): T => grownTo(a, this.capacity * 2, fill);
     this.city = grow(this.city);
     this.zip = grow(this.zip);
     this.court = grow(this.court);
