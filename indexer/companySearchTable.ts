@@ -89,7 +89,9 @@ SELECT c.fnr,
        coalesce(fn.names, '{}') AS former_names,
        coalesce(fn.norms, '{}') AS former_names_norm,
        -- current and former names in one text, so one index (trigram; words for name search) finds both
-       concat_ws(' | ', search_norm(c.name), array_to_string(fn.norms, ' | ')) AS all_names_norm,
+       -- A name of punctuation only normalises to '': left out, since an empty word in the word
+       -- indexes' arrays ("lexeme array may not contain empty strings") would fail the whole build.
+       concat_ws(' | ', nullif(search_norm(c.name), ''), array_to_string(fn.norms, ' | ')) AS all_names_norm,
        c.legal_form_code,
        coalesce(lf.name, c.legal_form_text) AS legal_form_text,
        c.court_code,
@@ -112,7 +114,7 @@ SELECT c.fnr,
   LEFT JOIN legal_form lf ON lf.code = c.legal_form_code
   LEFT JOIN court ct ON ct.code = c.court_code
   LEFT JOIN LATERAL (
-         SELECT array_agg(n.name ORDER BY n.vnr, n.name) AS names, array_agg(DISTINCT search_norm(n.name)) AS norms
+         SELECT array_agg(n.name ORDER BY n.vnr, n.name) AS names, array_agg(DISTINCT search_norm(n.name)) FILTER (WHERE search_norm(n.name) <> '') AS norms
            FROM company_name n WHERE n.fnr = c.fnr AND NOT n.is_current) fn ON true
   LEFT JOIN LATERAL (
          SELECT a.city, a.zip_code FROM company_address a

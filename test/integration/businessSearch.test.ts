@@ -186,6 +186,28 @@ describe('resolveNames', () => {
   });
 });
 
+describe('names of punctuation only', () => {
+  it('index and rebuild with a current or former name that normalises to nothing', async () => {
+    await seedCompanies(db.sql, [
+      { digits: 3020, name: '---', formerNames: ['Punktum Handels GmbH'] },
+      { digits: 3021, name: 'Strichpunkt Werkstatt GmbH', formerNames: ['***', '– –'] },
+    ]);
+    while ((await indexOnce(db.sql)) > 0);
+    const check = async () => {
+      const [former] = await resolveNames(db.sql, ['Punktum Handels GmbH'], 5);
+      expect(former!.map((h) => h.fnr)).toContain(seedFnr(3020));
+      expect((await autocompleteNames(db.sql, 'Strichpunkt', 10)).hits.map((h) => h.fnr)).toEqual([seedFnr(3021)]);
+      const [row] = await db.sql<{ formerNamesNorm: string[]; allNamesNorm: string }[]>`
+        SELECT former_names_norm, all_names_norm FROM company_search WHERE fnr = ${seedFnr(3021)}`;
+      expect(row).toEqual({ formerNamesNorm: [], allNamesNorm: 'strichpunkt werkstatt gmbh' });
+    };
+    await check();
+    // The whole read model rebuilt: before, one such name failed the build ("lexeme array may not contain empty strings").
+    await rebuildReadModel(db.sql, createLogger('silent'));
+    await check();
+  });
+});
+
 describe('similar companies', () => {
   it('ranks the same subclass, size and region first and never returns the company itself', async () => {
     const result = await findSimilar(db.sql, seedFnr(3001), { page: 1, pageSize: 10 });
