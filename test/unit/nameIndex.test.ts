@@ -145,15 +145,17 @@ describe('NameIndex', () => {
     const index = new NameIndex(fnrs);
     for (let row = 0; row < 300; row++) {
       const e = randomEntry(r, `${row}l`);
-      // Every tenth row past 256 bytes, through its name or its former names.
-      if (row % 10 === 0) e.formers = [...(e.formers ?? []), `${'lang '.repeat(60)}bau holz`];
-      if (row % 10 === 5) e.name = e.core = `${'weit '.repeat(60)}mueller bau`;
+      // Every tenth row past 1024 bytes, through its name or its former names.
+      if (row % 10 === 0) e.formers = [...(e.formers ?? []), `${'lang '.repeat(210)}bau holz`];
+      if (row % 10 === 5) e.name = e.core = `${'weit '.repeat(210)}mueller bau`;
+      // Past 256 bytes but within the word codes: word starts at offsets over 255.
+      if (row % 10 === 7) e.formers = [...(e.formers ?? []), `${'mittel '.repeat(80)}holz bau`];
       entries[row] = e;
       fnrs[row] = e.fnr;
       index.set(row, e.name, e.core, e.active, (e.formers ?? []).join('|'));
     }
     check(index, entries, r);
-    for (const term of ['bau holz', 'bau h', 'mueller bau', 'lang', 'weit weit', 'ba']) {
+    for (const term of ['bau holz', 'bau h', 'mueller bau', 'lang', 'weit weit', 'ba', 'holz bau', 'mittel', 'mittel holz']) {
       expect(index.candidateCount(term, 1000, 3), term).toBe(bruteForceCount(entries, term, 1000));
     }
   });

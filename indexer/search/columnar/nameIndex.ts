@@ -582,8 +582,12 @@ export class NameIndex {
   }
 }
 
-/** A word start's code: row * WORD_SPAN + its offset in the row's bytes (uint32: 16M rows of 256 bytes). */
-const WORD_BITS = 8;
+/**
+ * A word start's code: row * WORD_SPAN + its offset in the row's bytes, a uint32: 4M rows (the register
+ * has under 1M companies) of up to 1024 bytes of name and former names (rows beyond are rare: several
+ * long former names).
+ */
+const WORD_BITS = 10;
 const WORD_SPAN = 1 << WORD_BITS;
 const WORD_MASK = WORD_SPAN - 1;
 /** Bytes a row's name and former names take on average, to size the bytes once (~25 at 640k). */
