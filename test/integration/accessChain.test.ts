@@ -8,7 +8,8 @@ import { createUsageFlusher } from '../../api/metering/usageFlusher.js';
 import { createLogger } from '../../runtime/logger.js';
 import { accountWithKey, createTestAccess, deleteKeys, type TestAccess } from '../helpers/apiAccess.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 const log = createLogger('silent');
 let db: TestDatabase;
@@ -17,16 +18,12 @@ let http: TestHttp;
 let now = Date.UTC(2025, 2, 14, 12, 0, 0);
 const clock = () => now;
 
+let api: TestApi;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  http = await serve(createApp({ sql: db.sql, log, access: access.access, clock }));
+  api = await startTestApi({ app: { clock } });
+  ({ db, access, http } = api);
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 beforeEach(async () => {
   await deleteKeys(access.redis, `${access.prefix}*`);
 });

@@ -7,36 +7,36 @@ import { indexOnce, rebuildReadModel, startIndexer } from '../../indexer/indexer
 import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
+import { accountWithKey, type TestAccess } from '../helpers/apiAccess.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
 import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 const log = createLogger('silent');
 let db: TestDatabase;
 let access: TestAccess;
 let http: TestHttp;
 
+let api: TestApi;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  await seedCompanies(db.sql, [
-    { digits: 4001, name: 'Alpenglühen Tourismus GmbH', city: 'Innsbruck', zipCode: '6020', court: '818', oenace: ['I 55.10-1'], figures: { umsatzerloese: '2500000', bilanzSumme: '900000', employees: '25' } },
-    { digits: 4002, name: 'Alpenglühen Hotel GmbH', city: 'Innsbruck', zipCode: '6020', court: '818', oenace: ['I 55.10-1'], figures: { umsatzerloese: '2000000', bilanzSumme: '700000', employees: '20' } },
-    { digits: 4003, name: 'Donau Logistik AG', legalForm: 'AG', city: 'Linz', zipCode: '4020', court: '458', figures: { umsatzerloese: '80000000' } },
-    { digits: 4004, name: 'Donau Logistik Ges.m.b.H.', active: false },
-    { digits: 4005, name: 'Donau Logistik Süd GmbH' },
-  ]);
-  await rebuildReadModel(db.sql, log);
-  while ((await indexOnce(db.sql)) > 0);
-  const { key } = await accountWithKey(db.sql);
-  http = await serve(createApp({ sql: db.sql, log, access: access.access }), { 'x-api-key': key });
+  api = await startTestApi({
+    plan: 'api',
+    prepare: async (db) => {
+      await seedCompanies(db.sql, [
+        { digits: 4001, name: 'Alpenglühen Tourismus GmbH', city: 'Innsbruck', zipCode: '6020', court: '818', oenace: ['I 55.10-1'], figures: { umsatzerloese: '2500000', bilanzSumme: '900000', employees: '25' } },
+        { digits: 4002, name: 'Alpenglühen Hotel GmbH', city: 'Innsbruck', zipCode: '6020', court: '818', oenace: ['I 55.10-1'], figures: { umsatzerloese: '2000000', bilanzSumme: '700000', employees: '20' } },
+        { digits: 4003, name: 'Donau Logistik AG', legalForm: 'AG', city: 'Linz', zipCode: '4020', court: '458', figures: { umsatzerloese: '80000000' } },
+        { digits: 4004, name: 'Donau Logistik Ges.m.b.H.', active: false },
+        { digits: 4005, name: 'Donau Logistik Süd GmbH' },
+      ]);
+      await rebuildReadModel(db.sql, log);
+      while ((await indexOnce(db.sql)) > 0);
+    },
+  });
+  ({ db, access, http } = api);
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 
 describe('GET /businesses', () => {
   it('filters and sorts, answering the list envelope with figures and documentDate', async () => {

@@ -1,27 +1,19 @@
 // The bundled catalogues load completely, load twice without writing, and the catalogue endpoints
 // serve them searchable and paged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.js';
 import { loadCatalogues } from '../../pipeline/catalogues/catalogueLoader.js';
-import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
-import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { json, type TestHttp } from '../helpers/httpClient.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
+let api: TestApi;
 let db: TestDatabase;
 let http: TestHttp;
-let access: TestAccess;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  const { key } = await accountWithKey(db.sql, 'api');
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access }), { 'x-api-key': key });
+  api = await startTestApi({ plan: 'api' });
+  ({ db, http } = api);
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 
 describe('catalogue data', () => {
   it('has ÖNACE 2008 with 21 sections, 88 divisions, 272 groups, 615 classes and 701 subclasses', async () => {

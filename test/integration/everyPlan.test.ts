@@ -4,29 +4,23 @@
 // register), it is never the access chain refusing the plan: no 401, 403 or 429.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.js';
 import { ensureReadModel } from '../../indexer/indexer.js';
 import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
-import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { accountWithKey } from '../helpers/apiAccess.js';
+import { json, type TestHttp } from '../helpers/httpClient.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
+let api: TestApi;
 let db: TestDatabase;
-let access: TestAccess;
 let http: TestHttp;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
   // As `npm start` leaves a new database: the search read model exists (empty).
-  await ensureReadModel(db.sql, createLogger('silent'));
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access }));
+  api = await startTestApi({ prepare: (db) => ensureReadModel(db.sql, createLogger('silent')) });
+  ({ db, http } = api);
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 
 const SAMPLE_PARAMS: Record<string, string> = { fnr: '30435h', personId: 'eva-muster-1970-01-01', documentKey: 'k1', gisaZahl: '123456789' };
 

@@ -5,19 +5,18 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../api/accounts/accountStore.js';
-import { createApp } from '../../api/app.js';
 import { exportRowsCursor } from '../../api/stores/exportRows.js';
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 import { createLogger } from '../../runtime/logger.js';
 import { rebuildReadModel } from '../../indexer/indexer.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
+import { accountWithKey } from '../helpers/apiAccess.js';
 import { seedCompanies } from '../helpers/companies.js';
 import { seedCompanies as seedSearchCompanies, seedFnr } from '../helpers/seedCompanies.js';
-import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { json, type TestHttp } from '../helpers/httpClient.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 let db: TestDatabase;
-let access: TestAccess;
 let http: TestHttp;
 let alice: { accountId: string; key: string };
 let bob: { accountId: string; key: string };
@@ -29,10 +28,10 @@ const DEFAULT_HEADER = [
   ...KEY_FIGURES.map(figureParam),
 ];
 
+let api: TestApi;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  http = await serve(createApp({ sql: db.sql, log, access: access.access, clock: () => now }));
+  api = await startTestApi({ app: { clock: () => now } });
+  ({ db, http } = api);
   alice = await accountWithKey(db.sql, 'api');
   bob = await accountWithKey(db.sql, 'pro');
   await seedCompanies(db.sql, [
@@ -48,11 +47,7 @@ beforeAll(async () => {
     { fnr: '300c', name: '-Minus KG', legalFormCode: 'KG', city: '@Linz', zipCode: '4020' },
   ]);
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 
 function exportCall(body: unknown, key = alice.key) {
   return http.request('/api/v1/exports/businesses', {

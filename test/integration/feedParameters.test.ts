@@ -5,43 +5,41 @@
 //   intersection of both filters, with exact totals, when each filter drops rows the other keeps.
 // Expectations come from the tables through plain SQL or from the rows this file writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.js';
 import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
 import { insertChanges } from '../helpers/changeRows.js';
-import { json, serve, type TestHttp } from '../helpers/httpClient.js';
+import { json, type TestHttp } from '../helpers/httpClient.js';
 import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 const log = createLogger('silent');
 let db: TestDatabase;
-let access: TestAccess;
 let http: TestHttp;
 
 const COMPANIES = 13;
 const PEOPLE = 14;
 
+let api: TestApi | undefined;
 beforeAll(async () => {
-  db = await createTestDatabase();
   // This file sends hundreds of requests within a minute; the burst limit is not what it tests.
-  access = await createTestAccess({ burstLimit: 100_000 });
-  await seedCompanies(db.sql, Array.from({ length: COMPANIES }, (_, i) => ({ digits: 5100 + i, name: `Pagetest Handels ${String.fromCharCode(65 + i)} GmbH` })));
-  await rebuildReadModel(db.sql, log);
-  while ((await indexOnce(db.sql)) > 0);
-  await db.sql`
-    INSERT INTO person (person_id, first_name, last_name, name_norm)
-    SELECT 'anna-pagetest' || i || '-x', 'Anna', 'Pagetest' || i, 'anna pagetest' || i FROM generate_series(1, ${PEOPLE}::int) i`;
-  // Well over 100 changes of every type (40% business, 30% document, 20% edikt, 10% trade).
-  await insertChanges(db.sql, 1500);
-  const { key } = await accountWithKey(db.sql);
-  http = await serve(createApp({ sql: db.sql, log, access: access.access }), { 'x-api-key': key });
+  api = await startTestApi({
+    access: { burstLimit: 100_000 },
+    plan: 'api',
+    prepare: async (db) => {
+      await seedCompanies(db.sql, Array.from({ length: COMPANIES }, (_, i) => ({ digits: 5100 + i, name: `Pagetest Handels ${String.fromCharCode(65 + i)} GmbH` })));
+      await rebuildReadModel(db.sql, log);
+      while ((await indexOnce(db.sql)) > 0);
+      await db.sql`
+        INSERT INTO person (person_id, first_name, last_name, name_norm)
+        SELECT 'anna-pagetest' || i || '-x', 'Anna', 'Pagetest' || i, 'anna pagetest' || i FROM generate_series(1, ${PEOPLE}::int) i`;
+      // Well over 100 changes of every type (40% business, 30% document, 20% edikt, 10% trade).
+      await insertChanges(db.sql, 1500);
+    },
+  });
+  ({ db, http } = api);
 });
-afterAll(async () => {
-  await http?.close();
-  await access?.close();
-  await db?.drop();
-});
+afterAll(() => api?.close());
 
 interface Page { data: Record<string, unknown>[]; pageNumber: number; pageSize: number; totalRecords: number; totalPages: number }
 

@@ -3,33 +3,27 @@
 // else), unknown fnrs (400 listing them, nothing applied) and account isolation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../api/accounts/accountStore.js';
-import { createApp } from '../../api/app.js';
-import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
+import { accountWithKey } from '../helpers/apiAccess.js';
 import { seedCompanies } from '../helpers/companies.js';
-import { json, serve, type JsonBody, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { json, type JsonBody, type TestHttp } from '../helpers/httpClient.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 let db: TestDatabase;
-let access: TestAccess;
 let http: TestHttp;
 let alice: { accountId: string; key: string };
 let bob: { accountId: string; key: string };
 const FNRS = ['1a', '2b', '3d', '4f', '5g', '6h'];
 
+let api: TestApi;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access }));
+  api = await startTestApi();
+  ({ db, http } = api);
   alice = await accountWithKey(db.sql, 'api');
   bob = await accountWithKey(db.sql, 'api');
   await seedCompanies(db.sql, FNRS.map((fnr) => ({ fnr, name: `Firma ${fnr} GmbH` })));
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 beforeEach(async () => {
   await db.sql`DELETE FROM company_list`;
 });

@@ -4,7 +4,6 @@
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Router from '@koa/router';
-import { createApp } from '../../api/app.js';
 import { businessesRouter } from '../../api/routes/businesses.js';
 import { catalogueRouter } from '../../api/routes/catalogues.js';
 import { changeFeedRouter } from '../../api/routes/changeFeeds.js';
@@ -18,24 +17,20 @@ import { listRouter } from '../../api/routes/lists.js';
 import { queryRouter } from '../../api/routes/queries.js';
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
-import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { accountWithKey } from '../helpers/apiAccess.js';
+import { json, type TestHttp } from '../helpers/httpClient.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
+let api: TestApi;
 let db: TestDatabase;
-let access: TestAccess;
 let http: TestHttp;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access }));
+  api = await startTestApi();
+  ({ db, http } = api);
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 
 /** `GET /queries/{id}` for every route a router serves. */
 function routesOf(router: Router): string[] {

@@ -3,31 +3,25 @@
 // without a session is a 401 and not billed; with a session cookie it acts for that account).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey, createSession } from '../../api/accounts/accountStore.js';
-import { createApp } from '../../api/app.js';
-import { createLogger } from '../../runtime/logger.js';
-import { accountWithKey, createTestAccess, type TestAccess } from '../helpers/apiAccess.js';
-import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { accountWithKey } from '../helpers/apiAccess.js';
+import { json, type TestHttp } from '../helpers/httpClient.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
+import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 let db: TestDatabase;
-let access: TestAccess;
 let http: TestHttp;
 let alice: { accountId: string; key: string };
 let bob: { accountId: string; key: string };
 let now = Date.UTC(2025, 2, 14, 12, 0, 0);
 
+let api: TestApi;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  access = await createTestAccess();
-  http = await serve(createApp({ sql: db.sql, log: createLogger('silent'), access: access.access, clock: () => now }));
+  api = await startTestApi({ app: { clock: () => now } });
+  ({ db, http } = api);
   alice = await accountWithKey(db.sql, 'api');
   bob = await accountWithKey(db.sql, 'api');
 });
-afterAll(async () => {
-  await http.close();
-  await access.close();
-  await db.drop();
-});
+afterAll(() => api.close());
 beforeEach(async () => {
   await db.sql`DELETE FROM saved_query`;
 });
