@@ -252,31 +252,14 @@ export class NameIndex {
   };
 
   /**
-   * Calls `name(code)` for the word starts of `row` after its first word and `former(code)` for every
-   * word start of its former names; nothing for a long row (see longRows).
+   * Counts (no targets) or writes, from the cursors on, the word starts of rows [from, to) as codes:
+   * in `names` those after the name's first word, in `formers` every word start of the former names.
+   * Long rows (see longRows) have none unless `evenIfLong` (then their codes need a Float64Array).
+   * Inline rather than a callback per word start, since a load scans ~16M bytes.
    */
-  private wordStartsOf(row: number, name: (code: number) => void, former: (code: number) => void, evenIfLong = false): void {
-    if (!evenIfLong && this.longRows.has(row)) return;
+  private scanWordStarts<T extends Uint32Array | Float64Array>(from: number, to: number, names: T | null, formers: T | null, evenIfLong = false): void {
     const bytes = this.bytes;
-    const s = this.start[row]!;
-    const nameEnd = this.end[row]!;
-    const end = this.formerEnd[row]!;
-    for (let p = s + 1; p < end; p++) {
-      const c = bytes[p]!;
-      const before = bytes[p - 1]!;
-      if (c === 0x20 || c === 0x7c || (before !== 0x20 && before !== 0x7c)) continue;
-      if (p < nameEnd) name(row * WORD_SPAN + (p - s));
-      else if (p > nameEnd) former(row * WORD_SPAN + (p - s));
-    }
-  }
-
-  /**
-   * Counts (no targets) or writes the word starts of rows [from, to) from the cursors on, as
-   * wordStartsOf() finds them; inline, since a load scans ~16M bytes.
-   */
-  private scanWordStarts(from: number, to: number, names: Uint32Array | null, formers: Uint32Array | null): void {
-    const bytes = this.bytes;
-    const long = this.longRows.size > 0 ? this.longRows : null;
+    const long = this.longRows.size > 0 && !evenIfLong ? this.longRows : null;
     let n = this.nameCursor;
     let f = this.formerCursor;
     for (let row = from; row < to; row++) {
@@ -302,15 +285,20 @@ export class NameIndex {
     this.formerCursor = f;
   }
 
-  /** Every row's word starts, counted first so each list is one exact-size array. */
-  private allWordStarts(): { names: Uint32Array; formers: Uint32Array } {
+  /** The word starts `scan` finds (through scanWordStarts), counted first so each list is one exact-size array. */
+  private collectWordStarts<T extends Uint32Array | Float64Array>(Typed: new (n: number) => T, scan: (names: T | null, formers: T | null) => void): { names: T; formers: T } {
     this.nameCursor = this.formerCursor = 0;
-    this.scanWordStarts(0, this.rows, null, null);
-    const names = new Uint32Array(this.nameCursor);
-    const formers = new Uint32Array(this.formerCursor);
+    scan(null, null);
+    const names = new Typed(this.nameCursor);
+    const formers = new Typed(this.formerCursor);
     this.nameCursor = this.formerCursor = 0;
-    this.scanWordStarts(0, this.rows, names, formers);
+    scan(names, formers);
     return { names, formers };
+  }
+
+  /** Every row's word starts. */
+  private allWordStarts(): { names: Uint32Array; formers: Uint32Array } {
+    return this.collectWordStarts(Uint32Array, (names, formers) => this.scanWordStarts(0, this.rows, names, formers));
   }
 
   /** allWordStarts() in slices of SCAN_ROWS rows, pausing between them. */
@@ -355,11 +343,11 @@ export class NameIndex {
     } else {
       this.byName = this.merge(this.byName, changed, changed, 0, this.byNameOrder);
       this.byCore = this.merge(this.byCore, changed, changed, 0, this.byCoreOrder);
-      const names: number[] = [];
-      const formers: number[] = [];
-      for (const row of changed) this.wordStartsOf(row, (code) => names.push(code), (code) => formers.push(code));
-      this.nameWords = this.merge(this.nameWords, changed, Uint32Array.from(names), WORD_BITS, this.byWordOrder);
-      this.formerWords = this.merge(this.formerWords, changed, Uint32Array.from(formers), WORD_BITS, this.byWordOrder);
+      const words = this.collectWordStarts(Uint32Array, (names, formers) => {
+        for (const row of changed) this.scanWordStarts(row, row + 1, names, formers);
+      });
+      this.nameWords = this.merge(this.nameWords, changed, words.names, WORD_BITS, this.byWordOrder);
+      this.formerWords = this.merge(this.formerWords, changed, words.formers, WORD_BITS, this.byWordOrder);
     }
     this.ordered = this.rows;
   }
@@ -509,13 +497,13 @@ export class NameIndex {
 
   /** Whether the query starts at a word of the row's name after the first (with `inName`) or of a former name. */
   private hasWordStart(row: number, q: Uint8Array, inName: boolean): boolean {
-    let found = false;
-    const test = (code: number) => {
+    // Float64 codes: a long row's offsets run past WORD_SPAN.
+    const words = this.collectWordStarts(Float64Array, (names, formers) => this.scanWordStarts(row, row + 1, names, formers, true));
+    const startsHere = (code: number) => {
       const s = this.start[row]! + (code - row * WORD_SPAN);
-      found ||= this.compareToQuery(s, Math.min(this.formerEnd[row]!, s + q.length), q) === 0;
+      return this.compareToQuery(s, Math.min(this.formerEnd[row]!, s + q.length), q) === 0;
     };
-    this.wordStartsOf(row, inName ? test : () => undefined, test, true);
-    return found;
+    return (inName && words.names.some(startsHere)) || words.formers.some(startsHere);
   }
 
   /** The query's bytes, put after the used part of `bytes` so comparisons read one array. */
