@@ -30,18 +30,23 @@ export function toScreenerRow(raw: RawRow): ScreenerRow {
 }
 
 export function postgresSearch(sql: Sql): SearchBackend {
-  const count = async (query: ScreenerQuery) => {
+  const count = async (query: ScreenerQuery, db: Sql = sql) => {
     const { text, values } = buildCountQuery(query);
-    const [row] = await sql.unsafe<{ total: number }[]>(text, values as never[]);
+    const [row] = await db.unsafe<{ total: number }[]>(text, values as never[]);
     return row?.total ?? 0;
   };
   return {
     name: 'postgres',
-    count,
+    count: (query) => count(query),
     screener: async (query, options = {}) => {
       if (options.countOnly) return resultFromRows([], await count(query), options);
       const page = buildPageQuery(query);
-      const [rows, total] = await Promise.all([sql.unsafe<RawRow[]>(page.text, page.values as never[]), count(query)]);
+      // One snapshot for the page and its total (pipelined on one connection): read apart, an indexer
+      // commit between them answered totalRecords 1 with an empty page.
+      const [rows, total] = await sql.begin('isolation level repeatable read read only', (tx) => {
+        const db = tx as unknown as Sql;
+        return Promise.all([db.unsafe<RawRow[]>(page.text, page.values as never[]), count(query, db)]);
+      });
       return resultFromRows(rows.map(toScreenerRow), total, options);
     },
   };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { indexOnce, rebuildReadModel, startIndexer } from '../../indexer/indexer.js';
 import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
+import { READ_MODEL } from '../../indexer/companySearchTable.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { createLogger } from '../../runtime/logger.js';
 import { accountWithKey, type TestAccess } from '../helpers/apiAccess.js';
@@ -185,6 +186,35 @@ describe.each(backends)('reindex ($name)', ({ make }) => {
       await client.close();
       await backend.close();
     }
+  });
+});
+
+describe('postgres read model: a page and its total', () => {
+  it('come from one snapshot while the read model changes', async () => {
+    const search = postgresSearch(db.sql);
+    const [model] = await db.sql<{ liveTable: string }[]>`SELECT live_table FROM read_model_version WHERE name = ${READ_MODEL}`;
+    const liveTable = model!.liveTable;
+    const fnr = seedFnr(4003);
+    const query = { city: 'racetown', ranges: [], descending: false, page: 1, pageSize: 10 };
+    let writing = true;
+    // One company moves in and out of the filter as fast as commits go, as the indexer would move it.
+    const writer = (async () => {
+      while (writing) {
+        await db.sql`UPDATE ${db.sql(liveTable)} SET city_norm = CASE WHEN city_norm = 'racetown' THEN 'linz' ELSE 'racetown' END WHERE fnr = ${fnr}`;
+      }
+    })();
+    const torn: Array<{ total: number; rows: number }> = [];
+    try {
+      for (let i = 0; i < 500; i++) {
+        const answer = await search.screener(query);
+        if (answer.fnrs.length !== Math.min(answer.total, query.pageSize)) torn.push({ total: answer.total, rows: answer.fnrs.length });
+      }
+    } finally {
+      writing = false;
+      await writer;
+      await db.sql`UPDATE ${db.sql(liveTable)} SET city_norm = 'linz' WHERE fnr = ${fnr}`;
+    }
+    expect(torn).toEqual([]);
   });
 });
 
