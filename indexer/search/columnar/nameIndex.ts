@@ -125,10 +125,11 @@ export class NameIndex {
   private readonly nonAsciiRows = new Set<number>();
 
   /**
-   * `fnrs[row]`: the tie-breaker of both orders (the screener columns' own array). `expectedRows` sizes
-   * the arrays once (a load's doubling copies would raise the process's peak memory).
+   * `compareFnr(a, b)`: two rows in fnr order, the tie-breaker of both orders (the screener columns'
+   * FnrColumn). `expectedRows` sizes the arrays once (a load's doubling copies would raise the
+   * process's peak memory).
    */
-  constructor(private readonly fnrs: readonly string[], expectedRows = 0) {
+  constructor(private readonly compareFnr: (a: number, b: number) => number, expectedRows = 0) {
     if (expectedRows > 0) {
       this.grow(expectedRows);
       this.bytes = new Uint8Array(expectedRows * BYTES_PER_ROW);
@@ -227,12 +228,6 @@ export class NameIndex {
       if (d !== 0) return d;
     }
     return ae - as - (be - bs);
-  }
-
-  private compareFnr(a: number, b: number): number {
-    const fa = this.fnrs[a]!;
-    const fb = this.fnrs[b]!;
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
   }
 
   private readonly byNameOrder = (a: number, b: number) =>

@@ -16,6 +16,7 @@ import { MIN_INFIX_CORE, coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
+import { FnrColumn, fnrKey } from './fnrColumn.js';
 import { NameIndex } from './nameIndex.js';
 import { grownTo } from './typedArrays.js';
 
@@ -169,7 +170,7 @@ const FLAGS_JSON = Array.from({ length: 8 }, (_, bits) => flagsJson((bits & ACTI
 export class ScreenerColumns {
   private size = 0;
   private capacity: number;
-  private readonly fnrs: string[] = [];
+  private readonly fnrs: FnrColumn;
   /**
    * Rows 0..sortedRows-1 hold ascending fnrs (the loader reads in that order), found by binary search;
    * rows added out of order later are in `laterRows`. A Map of all 640k fnrs would cost ~40 MB more.
@@ -248,7 +249,8 @@ export class ScreenerColumns {
    */
   constructor(expectedRows = 1024, expectedFigureRows = Math.ceil(expectedRows / 2), private readonly rowJsonCapacity = 10_000) {
     this.capacity = Math.max(16, expectedRows);
-    this.nameIndex = new NameIndex(this.fnrs, this.capacity);
+    this.fnrs = new FnrColumn(this.capacity);
+    this.nameIndex = new NameIndex((a, b) => this.fnrs.compare(a, b), this.capacity);
     this.city = new Int32Array(this.capacity);
     this.zip = new Int32Array(this.capacity);
     this.court = new Int32Array(this.capacity);
@@ -314,14 +316,14 @@ export class ScreenerColumns {
     this.figureCapacity = next;
   }
 
-  private rowOf(fnr: string): number | undefined {
+  private rowOf(fnr: string, key: number): number | undefined {
     let low = 0;
     let high = this.sortedRows - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
-      const at = this.fnrs[mid]!;
-      if (at === fnr) return mid;
-      if (at < fnr) low = mid + 1;
+      const order = this.fnrs.compareTo(mid, fnr, key);
+      if (order === 0) return mid;
+      if (order < 0) low = mid + 1;
       else high = mid - 1;
     }
     return this.laterRows.get(fnr);
@@ -343,13 +345,14 @@ export class ScreenerColumns {
 
   /** Inserts or replaces a company's row. */
   upsert(r: ColumnRow): void {
-    let row = this.rowOf(r.fnr);
+    const key = fnrKey(r.fnr);
+    let row = this.rowOf(r.fnr, key);
     if (row === undefined) {
       if (this.size === this.capacity) this.growRows();
       row = this.size++;
-      this.fnrs[row] = r.fnr;
+      this.fnrs.set(row, r.fnr);
       this.slotsByFnr = null;
-      if (this.sortedRows === row && (row === 0 || this.fnrs[row - 1]! < r.fnr)) this.sortedRows++;
+      if (this.sortedRows === row && (row === 0 || this.fnrs.compareTo(row - 1, r.fnr, key) < 0)) this.sortedRows++;
       else this.laterRows.set(r.fnr, row);
     } else this.rowJson.delete(row);
     this.city[row] = this.cities.intern(r.cityNorm);
@@ -441,7 +444,7 @@ export class ScreenerColumns {
     };
     let l = 0;
     for (let row = 0; row < this.sortedRows; row++) {
-      while (l < later.length && this.fnrs[later[l]!]! < this.fnrs[row]!) take(later[l++]!);
+      while (l < later.length && this.fnrs.compare(later[l]!, row) < 0) take(later[l++]!);
       take(row);
     }
     while (l < later.length) take(later[l++]!);
@@ -605,7 +608,7 @@ export class ScreenerColumns {
       ordered = ordered.concat(last.sortedRows()); // not push(...): a deep page can hold more rows than a call takes arguments
     }
     const rows = ordered.slice(offset, offset + q.pageSize);
-    return { total, fnrs: rows.map((row) => fnrs[row]!), rows };
+    return { total, fnrs: rows.map((row) => fnrs.get(row)), rows };
   }
 
   /**
@@ -661,7 +664,7 @@ export class ScreenerColumns {
     return {
       prefixTotal: answer.prefixTotal,
       rows: answer.hits.map((h) => ({
-        fnr: this.fnrs[h.row]!,
+        fnr: this.fnrs.get(h.row),
         name: this.nameOf(h.row),
         city: this.cityOf(h.row),
         isActive: (this.flags[h.row]! & ACTIVE) !== 0,
@@ -740,7 +743,7 @@ export class ScreenerColumns {
       }
       const start = w.pos;
       const flags = this.flags[r]!;
-      row.fnr = this.fnrs[r]!;
+      row.fnr = this.fnrs.get(r);
       row.nameStart = this.nameStart[r]!;
       row.nameEnd = this.nameEnd[r]!;
       row.legalForm = pieces[this.legalFormPiece[r]!]!;
@@ -769,7 +772,7 @@ class TopByKey {
   private readonly keys: Float64Array;
   private readonly rows: Int32Array;
   size = 0;
-  constructor(readonly k: number, private readonly fnrs: string[]) {
+  constructor(readonly k: number, private readonly fnrs: FnrColumn) {
     this.keys = new Float64Array(k);
     this.rows = new Int32Array(k);
   }
@@ -778,7 +781,7 @@ class TopByKey {
     return this.keys[0]!;
   }
   private after(ka: number, ra: number, kb: number, rb: number): boolean {
-    return ka === kb ? this.fnrs[ra]! > this.fnrs[rb]! : ka > kb;
+    return ka === kb ? this.fnrs.compare(ra, rb) > 0 : ka > kb;
   }
   offer(key: number, row: number): void {
     const { keys, rows } = this;
@@ -814,7 +817,7 @@ class TopByKey {
   sortedRows(): number[] {
     const order = Array.from({ length: this.size }, (_, i) => i);
     const { keys, rows, fnrs } = this;
-    order.sort((a, b) => (keys[a] === keys[b] ? (fnrs[rows[a]!]! < fnrs[rows[b]!]! ? -1 : 1) : keys[a]! - keys[b]!));
+    order.sort((a, b) => (keys[a] === keys[b] ? fnrs.compare(rows[a]!, rows[b]!) : keys[a]! - keys[b]!));
     return order.map((i) => rows[i]!);
   }
 }
