@@ -17,7 +17,9 @@ export async function spawnBenchServer(script: string, args: string[], nodeArgs:
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     lines.on('line', (line) => {
       const m = /^READY (\d+)$/.exec(line);
+      // Anything else the child prints (say --trace-gc lines from BENCH_SERVER_NODE_ARGS) is passed on.
       if (m) resolve(Number(m[1]));
+      else process.stderr.write(`${line}\n`);
     });
   });
   return { port, child };
