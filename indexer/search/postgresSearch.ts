@@ -29,12 +29,15 @@ export function toScreenerRow(raw: RawRow): ScreenerRow {
   };
 }
 
+/** The exact number of matches, on `db` (a connection, or a transaction for a snapshot shared with a page). */
+export async function countMatches(db: Sql, query: ScreenerQuery): Promise<number> {
+  const { text, values } = buildCountQuery(query);
+  const [row] = await db.unsafe<{ total: number }[]>(text, values as never[]);
+  return row?.total ?? 0;
+}
+
 export function postgresSearch(sql: Sql): SearchBackend {
-  const count = async (query: ScreenerQuery, db: Sql = sql) => {
-    const { text, values } = buildCountQuery(query);
-    const [row] = await db.unsafe<{ total: number }[]>(text, values as never[]);
-    return row?.total ?? 0;
-  };
+  const count = (query: ScreenerQuery, db: Sql = sql) => countMatches(db, query);
   return {
     name: 'postgres',
     count: (query) => count(query),

@@ -27,12 +27,13 @@ const SELECT_FIGURES = `array_to_string(ARRAY[${KEY_FIGURES.map((f) => figureCol
 
 
 
-interface ModelState {
+export interface ModelState {
   liveTable: string;
   cursor: number;
 }
 
-async function modelState(sql: Sql): Promise<ModelState | null> {
+/** The live table and the indexer's cursor: the read-model state the columns follow. */
+export async function modelState(sql: Sql): Promise<ModelState | null> {
   const [row] = await sql<{ liveTable: string; cursor: number }[]>`
     SELECT v.live_table, coalesce(c.last_change_id, 0) AS cursor
       FROM read_model_version v LEFT JOIN index_cursor c ON c.name = v.name

@@ -1,6 +1,7 @@
 // The Postgres backend with the in-memory screener columns in front: a supported query with a figure
 // sort is answered from the columns alone (total, order and the page's JSON); without a sort, the
-// total comes from the columns and the name-ordered page from Postgres' name index. Anything the
+// name-ordered page comes from Postgres' name index and the total from the columns, when they hold
+// the read-model state the page was read in (else from that page's snapshot). Anything the
 // columns do not answer exactly (name search, fnr, over-precise numbers) and everything before the
 // first load goes to the plain Postgres backend, so answers are the same either way
 // (test/integration/screenerConformance.test.ts runs the suite against both).
@@ -8,10 +9,10 @@ import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { PresentedScreenerRow } from '../../../schemas/screenerRecords.js';
 import { buildPageQuery } from '../postgresScreenerQuery.js';
-import { postgresSearch, toScreenerRow } from '../postgresSearch.js';
+import { countMatches, postgresSearch, toScreenerRow } from '../postgresSearch.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
 import { resultFromRows, type ScreenerResult, type SearchBackend } from '../searchBackend.js';
-import { loadColumns, syncColumns, type LoadedColumns } from './columnSync.js';
+import { loadColumns, modelState, syncColumns, type LoadedColumns } from './columnSync.js';
 
 export interface ColumnarSearch extends SearchBackend {
   /** Resolves once the first load is done (or found no read model). */
@@ -92,6 +93,8 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       const columns = answerable(query);
       if (!columns) return fallback.screener(query, opts);
       const answer = columns.columns.query(query, opts);
+      // The state the total counts: read now, with it (a sync step may move the columns on during an await).
+      const counted = { liveTable: columns.liveTable, cursor: columns.cursor };
       if (opts.countOnly) return resultFromRows([], answer.total, opts);
       if (query.orderBy) {
         // Written now, from the columns as they are at this moment (a sync step could follow an await).
@@ -101,10 +104,19 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
         const presented = () => JSON.parse(json.subarray(before.length, json.length - after.length).toString('utf8')) as PresentedScreenerRow[];
         return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented };
       }
-      // Name order (no figure sort) stays with Postgres' name index; only the total comes from here.
+      // Name order (no figure sort) stays with Postgres' name index. The page is read with the
+      // read-model state in one snapshot; the columns' total is its total only when they counted that
+      // same state. Otherwise (a change they have not followed yet, for at most one sync interval, or a
+      // swapped table) the total is counted in the page's snapshot: read apart, the page could hold a
+      // company the total does not count (totalRecords 0 over a page with a row).
       const page = buildPageQuery(query);
-      const rows = await sql.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]);
-      return resultFromRows(rows.map(toScreenerRow), answer.total, opts);
+      const { rows, total } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+        const db = tx as unknown as Sql;
+        const [rows, state] = await Promise.all([db.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]), modelState(db)]);
+        const same = state !== null && state.liveTable === counted.liveTable && state.cursor === counted.cursor;
+        return { rows, total: same ? answer.total : await countMatches(db, query) };
+      });
+      return resultFromRows(rows.map(toScreenerRow), total, opts);
     },
     close: async () => {
       closed = true;
