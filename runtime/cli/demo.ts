@@ -29,7 +29,7 @@ runMain(async () => {
   // The bundled corpus stays served by the fake register, so documents not stored yet (articles of
   // association, ...) download live as they would from the real one.
   const register = await startFakeFirmenbuch({ corpus: BUNDLED_CORPUS, port: 0 });
-  const search = createSearchBackend(rt.sql, { elasticsearchUrl: rt.config.ELASTICSEARCH_URL, screenerColumns: rt.config.SCREENER_COLUMNS, log: rt.log });
+  const search = await createSearchBackend(rt.sql, { elasticsearchUrl: rt.config.ELASTICSEARCH_URL, screenerColumns: rt.config.SCREENER_COLUMNS, log: rt.log });
   const api = await startApi({
     sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl, search,
     documents: new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 }),

@@ -52,7 +52,7 @@ runMain(async () => {
     // on a new database must not answer 500s until an indexer has built it (with the indexer role in
     // this process, startIndexers has ensured it already).
     if (!roles.has('indexer')) await ensureReadModel(rt.sql, rt.log);
-    const search = createSearchBackend(rt.sql, { elasticsearchUrl: config.ELASTICSEARCH_URL, screenerColumns: config.SCREENER_COLUMNS, log: rt.log });
+    const search = await createSearchBackend(rt.sql, { elasticsearchUrl: config.ELASTICSEARCH_URL, screenerColumns: config.SCREENER_COLUMNS, log: rt.log });
     if (search.close) closers.push(search.close);
     const api = await startApi({
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
