@@ -109,8 +109,13 @@ export interface ChangePageQuery {
 
 /** Blocks a feed read seals when it finds the sealed prefix behind the bound: bounds its extra work. */
 export const SEAL_BLOCKS_PER_READ = 16;
-/** From this offset on, a page starts from the sealed block that holds its first row instead of skipping row by row. */
-export const SEEK_MIN_OFFSET = 2048;
+/**
+ * From this offset on, a page starts from the sealed block that holds its first row instead of skipping
+ * row by row. Measured at 1.7M changes (pages of 100): on the dense feeds (global, business) the seek
+ * costs about what skipping 256-2048 rows does, but on a sparse one (documents, 14% of the ids) the
+ * skip reads ~7 changes per row it skips, so page 20 took 5.7 ms skipping and 1.0 ms seeking.
+ */
+export const SEEK_MIN_OFFSET = 256;
 
 /** A feed page as the feeds present it: the entries as one JSON array (UTF-8 bytes), and the capped total. */
 export interface ChangePageJson {
