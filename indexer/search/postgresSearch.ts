@@ -29,9 +29,12 @@ export function toScreenerRow(raw: RawRow): ScreenerRow {
   };
 }
 
-/** The exact number of matches, on `db` (a connection, or a transaction for a snapshot shared with a page). */
-export async function countMatches(db: Sql, query: ScreenerQuery): Promise<number> {
-  const { text, values } = buildCountQuery(query);
+/**
+ * The exact number of matches, on `db` (a connection, or a transaction for a snapshot shared with a
+ * page), in the read model's view or the named live table.
+ */
+export async function countMatches(db: Sql, query: ScreenerQuery, table?: string): Promise<number> {
+  const { text, values } = buildCountQuery(query, table);
   const [row] = await db.unsafe<{ total: number }[]>(text, values as never[]);
   return row?.total ?? 0;
 }

@@ -151,6 +151,35 @@ describe('screener columns answer as Postgres does', () => {
     expect(await columnar.screener(query)).toMatchObject({ total: 1, fnrs: [seedFnr(9005)] });
   });
 
+  it('answers a name-ordered page and its total from one state when a rebuild swaps the table meanwhile', async () => {
+    const query = queryOf({ city: 'Dornbirn' }, 1, 10);
+    expect(await columnar.screener(query)).toMatchObject({ total: 0, fnrs: [] });
+    const [{ liveTable } = { liveTable: '' }] = await db.sql<{ liveTable: string }[]>`SELECT live_table FROM read_model_version WHERE name = 'company_search'`;
+    // A rebuilt table that holds one company more in Dornbirn, swapped in as rebuildReadModel swaps.
+    await db.sql.unsafe(`CREATE TABLE swap_probe AS SELECT * FROM ${liveTable}`);
+    await db.sql.unsafe(`UPDATE swap_probe SET city_norm = 'dornbirn' WHERE fnr = '${seedFnr(2000)}'`);
+    const swap = await db.sql.reserve();
+    try {
+      await swap`BEGIN`;
+      await swap`DROP VIEW company_search`;
+      await swap`CREATE VIEW company_search AS SELECT * FROM swap_probe`;
+      await swap`UPDATE read_model_version SET live_table = 'swap_probe' WHERE name = 'company_search'`;
+      // The read arrives while the swap holds its locks; the swap commits while the read waits.
+      const reading = columnar.screener(query);
+      await new Promise((r) => setTimeout(r, 200));
+      await swap`COMMIT`;
+      const answer = await reading;
+      expect(answer.total).toBe(answer.fnrs.length);
+    } finally {
+      await swap`ROLLBACK`.catch(() => undefined);
+      await swap`DROP VIEW company_search`;
+      await swap.unsafe(`CREATE VIEW company_search AS SELECT * FROM ${liveTable}`);
+      await swap`UPDATE read_model_version SET live_table = ${liveTable} WHERE name = 'company_search'`;
+      await swap`DROP TABLE swap_probe`;
+      swap.release();
+    }
+  });
+
   it('reloads after a rebuild swaps the live table, and keeps answering meanwhile', async () => {
     const query = queryOf({ 'bilanz.BilanzSumme_gte': '0', orderBy: 'bilanz.BilanzSumme', orderByDescending: 'true' }, 1, 20);
     const before = await plain.screener(query);

@@ -8,6 +8,7 @@
 import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { PresentedScreenerRow } from '../../../schemas/screenerRecords.js';
+import { READ_MODEL } from '../../companySearchTable.js';
 import { buildPageQuery } from '../postgresScreenerQuery.js';
 import { countMatches, postgresSearch, toScreenerRow } from '../postgresSearch.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
@@ -109,12 +110,22 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       // same state. Otherwise (a change they have not followed yet, for at most one sync interval, or a
       // swapped table) the total is counted in the page's snapshot: read apart, the page could hold a
       // company the total does not count (totalRecords 0 over a page with a row).
-      const page = buildPageQuery(query);
-      const { rows, total } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+      // The state is read first: its SELECT takes the snapshot, and the page then reads that state's own
+      // table by name. Through the view, a page that waited for a rebuild's swap would read the new table
+      // under a snapshot whose state is still the old one. The old table is dropped after a swap; a read
+      // that meets it gone (42P01) is made again, on the new state.
+      const read = () => sql.begin('isolation level repeatable read read only', async (tx) => {
         const db = tx as unknown as Sql;
-        const [rows, state] = await Promise.all([db.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]), modelState(db)]);
+        const state = await modelState(db);
+        const table = state?.liveTable ?? READ_MODEL;
+        const page = buildPageQuery(query, table);
+        const rows = await db.unsafe<Record<string, unknown>[]>(page.text, page.values as never[]);
         const same = state !== null && state.liveTable === counted.liveTable && state.cursor === counted.cursor;
-        return { rows, total: same ? answer.total : await countMatches(db, query) };
+        return { rows, total: same ? answer.total : await countMatches(db, query, table) };
+      });
+      const { rows, total } = await read().catch((error: unknown) => {
+        if ((error as { code?: string }).code === '42P01') return read();
+        throw error;
       });
       return resultFromRows(rows.map(toScreenerRow), total, opts);
     },
