@@ -1,5 +1,6 @@
 // Text of a PDF document (pdf-parse 2.x, which bundles a current pdf.js; 1.x ships pdf.js 1.10 with a
 // known vulnerability). Page count is capped so one huge document cannot stall a worker.
+import { PDFParse } from 'pdf-parse';
 
 export class PdfTextError extends Error {
   override readonly name = 'PdfTextError';
@@ -8,9 +9,6 @@ export class PdfTextError extends Error {
 export const MAX_PDF_PAGES = 200;
 
 export async function extractPdfText(bytes: Uint8Array, maxPages = MAX_PDF_PAGES): Promise<{ text: string; pages: number }> {
-  // Loaded with the first PDF, not with the module: the API process opens the job queues too (so it
-  // imports the job handlers), and pdf.js is heap that each of its full collections would mark.
-  const { PDFParse } = await import('pdf-parse');
   const parser = new PDFParse({ data: new Uint8Array(bytes) });
   try {
     const result = await parser.getText({ first: maxPages });
