@@ -40,18 +40,17 @@ export async function countMatches(db: Sql, query: ScreenerQuery, table?: string
 }
 
 export function postgresSearch(sql: Sql): SearchBackend {
-  const count = (query: ScreenerQuery, db: Sql = sql) => countMatches(db, query);
   return {
     name: 'postgres',
-    count: (query) => count(query),
+    count: (query) => countMatches(sql, query),
     screener: async (query, options = {}) => {
-      if (options.countOnly) return resultFromRows([], await count(query), options);
+      if (options.countOnly) return resultFromRows([], await countMatches(sql, query), options);
       const page = buildPageQuery(query);
       // One snapshot for the page and its total (pipelined on one connection): read apart, an indexer
       // commit between them answered totalRecords 1 with an empty page.
       const [rows, total] = await sql.begin('isolation level repeatable read read only', (tx) => {
         const db = tx as unknown as Sql;
-        return Promise.all([db.unsafe<RawRow[]>(page.text, page.values as never[]), count(query, db)]);
+        return Promise.all([db.unsafe<RawRow[]>(page.text, page.values as never[]), countMatches(db, query)]);
       });
       return resultFromRows(rows.map(toScreenerRow), total, options);
     },

@@ -105,15 +105,13 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
         const presented = () => JSON.parse(json.subarray(before.length, json.length - after.length).toString('utf8')) as PresentedScreenerRow[];
         return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented };
       }
-      // Name order (no figure sort) stays with Postgres' name index. The page is read with the
-      // read-model state in one snapshot; the columns' total is its total only when they counted that
-      // same state. Otherwise (a change they have not followed yet, for at most one sync interval, or a
-      // swapped table) the total is counted in the page's snapshot: read apart, the page could hold a
-      // company the total does not count (totalRecords 0 over a page with a row).
-      // The state is read first: its SELECT takes the snapshot, and the page then reads that state's own
-      // table by name. Through the view, a page that waited for a rebuild's swap would read the new table
-      // under a snapshot whose state is still the old one. The old table is dropped after a swap; a read
-      // that meets it gone (42P01) is made again, on the new state.
+      // Name order (no figure sort) stays with Postgres' name index. The read-model state is read first
+      // (its SELECT takes the snapshot), then the page from that state's own table by name: through the
+      // view, a page that waited for a rebuild's swap would read the new table under the old state. The
+      // columns' total stands only when they counted that same state; otherwise (a change they have not
+      // followed yet, at most one sync interval, or a swapped table) it is counted in the snapshot, so
+      // the page never holds a company its total does not count. The old table is dropped after a swap:
+      // a read that meets it gone (42P01) is made again, on the new state.
       const read = () => sql.begin('isolation level repeatable read read only', async (tx) => {
         const db = tx as unknown as Sql;
         const state = await modelState(db);

@@ -10,6 +10,8 @@
 // the key is exact in a double (128^7 < 2^53). Anything else (longer, non-ASCII, a NUL) keeps its
 // string in a small map and compares as a string.
 
+import { grownTo } from './typedArrays.js';
+
 const MAX_CHARS = 7;
 const BASE = 128;
 /** BASE ** (MAX_CHARS - 1 - i) for each position. */
@@ -50,11 +52,7 @@ export class FnrColumn {
   }
 
   set(row: number, fnr: string): void {
-    if (row >= this.keys.length) {
-      const grown = new Float64Array(Math.max(this.keys.length * 2, row + 1)).fill(Number.NaN);
-      grown.set(this.keys);
-      this.keys = grown;
-    }
+    if (row >= this.keys.length) this.keys = grownTo(this.keys, Math.max(this.keys.length * 2, row + 1), Number.NaN);
     const key = fnrKey(fnr);
     this.keys[row] = key;
     if (key === key) this.unkeyed.delete(row);
