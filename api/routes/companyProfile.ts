@@ -72,6 +72,7 @@ interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFormCode' 
   businessPurpose: string | null;
   oenaceNumericCode: string | null;
   lastCrawledAt: Date | null;
+  isScheinunternehmen: boolean;
   names: { name: string; vnr: string }[] | null;
   addresses: {
     line: string | null; street: string | null; houseNumber: string | null; staircase: string | null; door: string | null;
@@ -104,6 +105,8 @@ async function loadProfile(sql: Sql, fnr: string) {
     SELECT c.fnr, c.name, c.legal_form_code, coalesce(lf.name, c.legal_form_text) AS legal_form_text, c.court_code, ct.name AS court_text,
            c.status, c.euid, c.seat, c.municipality_code, c.municipality_text, c.capital_amount, c.capital_currency,
            c.business_purpose, c.oenace_numeric_code, c.last_crawled_at,
+           -- As the screener and the export decide it: a current listing, with or without a publication yet.
+           EXISTS (SELECT 1 FROM bogus_company_listing b WHERE b.fnr = c.fnr AND b.removed_at IS NULL) AS is_scheinunternehmen,
            (SELECT json_agg(json_build_object('name', n.name, 'vnr', n.vnr) ORDER BY n.vnr, n.name)
               FROM company_name n WHERE n.fnr = c.fnr AND NOT n.is_current) AS names,
            (SELECT json_agg(json_build_object('line', a.line, 'street', a.street, 'houseNumber', a.house_number, 'staircase', a.staircase,
@@ -206,7 +209,7 @@ export function presentProfile(p: Profile) {
     legalForm: codeAndText(c.legalFormCode, c.legalFormText),
     court: codeAndText(c.courtCode, c.courtText),
     isActive: c.status === 'active',
-    isScheinunternehmen: p.bogus.length > 0,
+    isScheinunternehmen: c.isScheinunternehmen,
     scheinunternehmenKundmachungen: p.bogus.map((b) => ({
       name: b.name, publishedOn: b.publishedOn, decisionFinalOn: b.decisionFinalOn, deemedSince: b.deemedSince,
     })),
