@@ -3,6 +3,7 @@
 import Router from '@koa/router';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { countedPage, type CountedRow } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { accessResponses, jsonContent, pageOf, problemResponses, registerExample } from '../openapi/common.js';
 import { catalogueExamples } from '../openapi/readExamples.js';
@@ -28,20 +29,14 @@ function exactCodeFirst(sql: Sql, term: string | undefined) {
   return term ? sql`(lower(code) = lower(${term})) DESC,` : sql``;
 }
 
-type Counted<T> = T & { totalRecords: number };
-
-function page<T extends object>(rows: Counted<T>[], p: number, size: number) {
-  const total = rows[0]?.totalRecords ?? 0;
-  return presentPage(rows.map(({ totalRecords: _total, ...rest }) => rest as T), p, size, total);
-}
+type Counted<T> = T & CountedRow;
 
 export function catalogueRouter(sql: Sql): Router {
   const router = new Router();
 
   router.get('/oenace', async (ctx) => {
     const q = parseQuery(oenaceQuery, ctx.query);
-    const offset = (q.page - 1) * q.pageSize;
-    const rows = await sql<Counted<{ code: string; level: number; numericCode: string; title: string; kurztitel: string | null; titleEn: string | null; parentCode: string | null; section: string }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; level: number; numericCode: string; title: string; kurztitel: string | null; titleEn: string | null; parentCode: string | null; section: string }>[]>`
       SELECT code, level, regexp_replace(edv_code, '^[A-Z]', '') AS numeric_code, title_de AS title,
              short_title_de AS kurztitel, title_en, parent_code, section, count(*) OVER () AS total_records
         FROM oenace_class
@@ -49,47 +44,47 @@ export function catalogueRouter(sql: Sql): Router {
          ${q.level ? sql`AND level = ${q.level}` : sql``}
          ${q.search ? sql`AND (code ILIKE ${containsPattern(q.search)} OR edv_code ILIKE ${containsPattern(q.search)} OR title_de ILIKE ${containsPattern(q.search)} OR title_en ILIKE ${containsPattern(q.search)})` : sql``}
        ORDER BY edv_code
-       LIMIT ${q.pageSize} OFFSET ${offset}`;
-    ctx.body = page(rows, q.page, q.pageSize);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
   router.get('/legalforms', async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
-    const rows = await sql<Counted<{ code: string; text: string; abbreviation: string | null; elfCode: string | null }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; text: string; abbreviation: string | null; elfCode: string | null }>[]>`
       SELECT code, name AS text, abbreviation, elf_code, count(*) OVER () AS total_records
         FROM legal_form
        ${q.search ? sql`WHERE code ILIKE ${containsPattern(q.search)} OR name ILIKE ${containsPattern(q.search)} OR abbreviation ILIKE ${containsPattern(q.search)}` : sql``}
        ORDER BY ${exactCodeFirst(sql, q.search)} code
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = page(rows, q.page, q.pageSize);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
   router.get('/courts', async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
-    const rows = await sql<Counted<{ code: string; text: string; state: string }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; text: string; state: string }>[]>`
       SELECT code, name AS text, state, count(*) OVER () AS total_records
         FROM court
        ${q.search ? sql`WHERE code ILIKE ${containsPattern(q.search)} OR name ILIKE ${containsPattern(q.search)} OR state ILIKE ${containsPattern(q.search)}` : sql``}
        ORDER BY ${exactCodeFirst(sql, q.search)} code
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = page(rows, q.page, q.pageSize);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
   router.get('/assignmentfunctions', async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
-    const rows = await sql<Counted<{ code: string; text: string; category: string }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; text: string; category: string }>[]>`
       SELECT code, text, category, count(*) OVER () AS total_records
         FROM function_code
        ${q.search ? sql`WHERE code ILIKE ${containsPattern(q.search)} OR text ILIKE ${containsPattern(q.search)}` : sql``}
        ORDER BY ${exactCodeFirst(sql, q.search)} code
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = page(rows, q.page, q.pageSize);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
   // Cities are municipalities (Gemeinden) with the zip codes that serve them.
   router.get('/addresses/cities', async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
-    const rows = await sql<Counted<{ name: string; municipalityCode: string; district: string | null; state: string; zipCodes: string[] }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ name: string; municipalityCode: string; district: string | null; state: string; zipCodes: string[] }>[]>`
       SELECT municipality AS name, municipality_code, min(district) AS district, min(state) AS state,
              array_agg(DISTINCT zip_code ORDER BY zip_code) AS zip_codes, count(*) OVER () AS total_records
         FROM postal_locality
@@ -97,36 +92,37 @@ export function catalogueRouter(sql: Sql): Router {
          ${q.search ? sql`AND (municipality ILIKE ${containsPattern(q.search)} OR place ILIKE ${containsPattern(q.search)} OR municipality_code = ${q.search})` : sql``}
        GROUP BY municipality, municipality_code
        ORDER BY municipality, municipality_code
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = page(rows, q.page, q.pageSize);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
   router.get('/addresses/zipcodes', async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
-    const rows = await sql<Counted<{ zipCode: string; cities: string[]; state: string }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ zipCode: string; cities: string[]; state: string }>[]>`
       SELECT zip_code, array_agg(DISTINCT municipality ORDER BY municipality) AS cities, min(state) AS state,
              count(*) OVER () AS total_records
         FROM postal_locality
        ${q.search ? sql`WHERE zip_code LIKE ${q.search.replace(/[\\%_]/g, '') + '%'} OR municipality ILIKE ${containsPattern(q.search)} OR place ILIKE ${containsPattern(q.search)}` : sql``}
        GROUP BY zip_code
        ORDER BY zip_code
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = page(rows, q.page, q.pageSize);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
   router.get('/addresses/locations', async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
-    const rows = await sql<Counted<{ zipCode: string; place: string; municipality: string | null; municipalityCode: string | null; district: string | null; state: string; latitude: string | null; longitude: string | null }>[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ zipCode: string; place: string; municipality: string | null; municipalityCode: string | null; district: string | null; state: string; latitude: string | null; longitude: string | null }>[]>`
       SELECT zip_code, place, municipality, municipality_code, district, state, latitude, longitude,
              count(*) OVER () AS total_records
         FROM postal_locality
        ${q.search ? sql`WHERE zip_code LIKE ${q.search.replace(/[\\%_]/g, '') + '%'} OR place ILIKE ${containsPattern(q.search)} OR municipality ILIKE ${containsPattern(q.search)}` : sql``}
        ORDER BY zip_code, place, id
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = page(
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(
       rows.map((r) => ({ ...r, latitude: r.latitude == null ? null : Number(r.latitude), longitude: r.longitude == null ? null : Number(r.longitude) })),
       q.page,
       q.pageSize,
+      total,
     );
   });
 

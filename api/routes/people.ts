@@ -2,6 +2,7 @@
 // registered function and an indication of open court notices (GET /people/{personId}).
 import Router from '@koa/router';
 import { z } from 'zod';
+import { countedPage } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { codeAndText } from '../../schemas/screenerRecords.js';
@@ -63,7 +64,7 @@ export function peopleRouter(sql: Sql): Router {
 
   router.get('/people', async (ctx) => {
     const q = parseQuery(peopleQuery, ctx.query);
-    const rows = await sql<{ personId: string; firstName: string | null; lastName: string | null; birthDate: Date | null; totalRecords: number }[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<{ personId: string; firstName: string | null; lastName: string | null; birthDate: Date | null; totalRecords: number }[]>`
       SELECT p.person_id, p.first_name, p.last_name, p.birth_date, count(*) OVER () AS total_records
         FROM person p
        WHERE true
@@ -76,26 +77,26 @@ export function peopleRouter(sql: Sql): Router {
                  ${q.fnr ? sql`AND cp.fnr = ${q.fnr}` : sql``}
                  ${q.companyName ? sql`AND search_norm(c.name) LIKE '%' || search_norm(${q.companyName}) || '%'` : sql``})` : sql``}
        ORDER BY p.last_name, p.first_name, p.person_id
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+       LIMIT ${limit} OFFSET ${offset}`, q);
     const functions = await functionsOf(sql, rows.map((r) => r.personId));
     ctx.body = presentPage(
       rows.map((r) => ({
         personId: r.personId, firstName: r.firstName, lastName: r.lastName, birthDate: isoDate(r.birthDate),
         functions: (functions.get(r.personId) ?? []).map(presentFunction),
       })),
-      q.page, q.pageSize, rows[0]?.totalRecords ?? 0,
+      q.page, q.pageSize, total,
     );
   });
 
   router.get('/people/names', async (ctx) => {
     const q = parseQuery(peopleNamesQuery, ctx.query);
-    const rows = await sql<{ personId: string; name: string; birthDate: Date | null; totalRecords: number }[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<{ personId: string; name: string; birthDate: Date | null; totalRecords: number }[]>`
       SELECT person_id, concat_ws(' ', first_name, last_name) AS name, birth_date, count(*) OVER () AS total_records
         FROM person
        WHERE name_norm LIKE ${prefix(q.search)} OR lower(last_name) LIKE ${prefix(q.search)}
        ORDER BY name_norm, person_id
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    ctx.body = presentPage(rows.map((r) => ({ personId: r.personId, name: r.name, birthDate: isoDate(r.birthDate) })), q.page, q.pageSize, rows[0]?.totalRecords ?? 0);
+       LIMIT ${limit} OFFSET ${offset}`, q);
+    ctx.body = presentPage(rows.map((r) => ({ personId: r.personId, name: r.name, birthDate: isoDate(r.birthDate) })), q.page, q.pageSize, total);
   });
 
   router.get('/people/:personId', async (ctx) => {

@@ -6,6 +6,7 @@
 //   region: same municipality 1, same federal state 0.5.
 // Candidates share at least the ÖNACE section; companies without an industry code are compared with
 // companies of the same legal form in the same state.
+import { countedPage, type CountedRow } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { RESULT_COLUMNS } from './postgresScreenerQuery.js';
 import { toScreenerRow } from './postgresSearch.js';
@@ -47,9 +48,9 @@ export async function findSimilar(
 ): Promise<{ rows: Array<{ row: ScreenerRow; similarity: number }>; total: number } | null> {
   const [exists] = await sql`SELECT 1 FROM company_search WHERE fnr = ${fnr}`;
   if (!exists) return null;
-  const rows = await sql.unsafe<Record<string, unknown>[]>(SIMILAR_SQL, [fnr, paging.pageSize, (paging.page - 1) * paging.pageSize]);
-  return {
-    rows: rows.map((r) => ({ row: toScreenerRow(r), similarity: r.similarity as number })),
-    total: (rows[0]?.totalRecords as number | undefined) ?? 0,
-  };
+  const { rows, total } = await countedPage(
+    (limit, offset) => sql.unsafe<Array<Record<string, unknown> & CountedRow>>(SIMILAR_SQL, [fnr, limit, offset]),
+    paging,
+  );
+  return { rows: rows.map((r) => ({ row: toScreenerRow(r), similarity: r.similarity as number })), total };
 }

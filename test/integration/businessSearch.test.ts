@@ -219,6 +219,10 @@ describe('similar companies', () => {
     expect(result!.total).toBe(4);
   });
 
+  it('counts every similar company on a page past the last one', async () => {
+    expect(await findSimilar(db.sql, seedFnr(3001), { page: 3, pageSize: 2 })).toEqual({ rows: [], total: 4 });
+  });
+
   it('answers null for an unknown company', async () => {
     expect(await findSimilar(db.sql, '999999z', { page: 1, pageSize: 10 })).toBeNull();
   });

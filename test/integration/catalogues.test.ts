@@ -107,6 +107,16 @@ describe('catalogue endpoints', () => {
     expect(typeof page.data[0].latitude).toBe('number');
   });
 
+  it('counts every match on a page past the end, which has no rows of its own', async () => {
+    for (const path of ['/oenace?level=1', '/legalforms', '/courts?search=Wien', '/assignmentfunctions', '/addresses/cities?search=Graz', '/addresses/zipcodes?search=80', '/addresses/locations?search=8010']) {
+      const first = await json(await http.get(`/api/v1${path}${path.includes('?') ? '&' : '?'}pageSize=2`));
+      expect(first.totalRecords, path).toBeGreaterThan(0);
+      const beyond = await json(await http.get(`/api/v1${path}${path.includes('?') ? '&' : '?'}pageSize=2&page=1000`));
+      expect({ data: beyond.data, totalRecords: beyond.totalRecords, totalPages: beyond.totalPages }, path)
+        .toEqual({ data: [], totalRecords: first.totalRecords, totalPages: first.totalPages });
+    }
+  });
+
   it('answers bad parameters with a 400 ProblemDetails keyed by parameter', async () => {
     const res = await http.get('/api/v1/oenace?level=9&pageSize=1001&colour=red', { 'x-correlation-id': 'test-123' });
     expect(res.status).toBe(400);

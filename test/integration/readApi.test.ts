@@ -219,6 +219,18 @@ describe('company profile', () => {
     expect(Object.keys(body.parsedJahresabschluesse[0])).toEqual(Object.keys(expected.parsedJahresabschluesse[0]!));
   });
 
+  it('flags a company on the bogus-company list before any publication of it, and not after its removal, as the screener does', async () => {
+    const sql = db.sql;
+    await sql`INSERT INTO company (fnr, name, status) VALUES ('900003c', 'Zzlisted GmbH', 'active'), ('900004d', 'Zzremoved GmbH', 'active')`;
+    await sql`INSERT INTO bogus_company_listing (listing_key, name, fnr, removed_at)
+              VALUES ('ZZ-BL-3', 'Zzlisted GmbH', '900003c', NULL), ('ZZ-BL-4', 'Zzremoved GmbH', '900004d', now())`;
+    await sql`INSERT INTO bogus_company_publication (listing_key, published_on) VALUES ('ZZ-BL-4', '2022-01-01')`;
+    const listed = await json(await http.get('/api/v1/businesses/900003c'));
+    expect({ flag: listed.isScheinunternehmen, kundmachungen: listed.scheinunternehmenKundmachungen }).toEqual({ flag: true, kundmachungen: [] });
+    const removed = await json(await http.get('/api/v1/businesses/900004d'));
+    expect({ flag: removed.isScheinunternehmen, kundmachungen: removed.scheinunternehmenKundmachungen }).toEqual({ flag: false, kundmachungen: [] });
+  });
+
   it('matches the path segment exactly: leading zeros and upper case are 404s', async () => {
     for (const path of ['/api/v1/businesses/0287541f', '/api/v1/businesses/287541F', '/api/v1/businesses/999999z']) {
       const res = await http.get(path);
@@ -234,6 +246,15 @@ describe('people', () => {
     expect(body).toMatchObject({ personId: 'gerhard-leitner-1966-02-21', firstName: 'Gerhard', lastName: 'Leitner', birthDate: '1966-02-21' });
     expect(new Set(body.functions.map((f: { fnr: string }) => f.fnr))).toEqual(new Set(['211904z', '33918f']));
     expect(body.hasOpenNotices).toBe(false);
+  });
+
+  it('counts every match on a page past the end of people and of names', async () => {
+    for (const path of ['/people?pageSize=1', '/people/names?search=a&pageSize=1']) {
+      const first = await json(await http.get(`/api/v1${path}`));
+      expect(first.totalRecords, path).toBeGreaterThan(0);
+      const beyond = await json(await http.get(`/api/v1${path}&page=1000`));
+      expect({ data: beyond.data, totalRecords: beyond.totalRecords }, path).toEqual({ data: [], totalRecords: first.totalRecords });
+    }
   });
 
   it('searches by last name and by company, and autocompletes names', async () => {
