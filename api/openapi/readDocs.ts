@@ -30,6 +30,22 @@ const ScreenerRow = z
   })
   .meta({ id: 'ScreenerRow' });
 
+const CourtNotice = z
+  .object({
+    ediktId: z.string(), aktenzeichen: z.string().nullable(), court: codeText.nullable(), proceeding: codeText.nullable(),
+    debtor: z.object({
+      type: z.string().nullable().meta({ description: "'J' legal person, 'N' natural person." }), name: z.string().nullable(),
+      fnr: z.string().nullable().meta({ description: 'The company the notice is linked to, if any.' }),
+      address: z.object({ street: z.string().nullable(), zipCode: z.string().nullable(), city: z.string().nullable() }).nullable(),
+    }),
+    openedOn: z.string().nullable(), firstPublishedOn: z.string().nullable(), lastPublishedOn: z.string().nullable(),
+    isOpen: z.boolean().nullable(), deletedAt: z.string().nullable().meta({ description: 'When the register deleted the notice, if it has.' }),
+    blocks: z.array(z.object({ publishedOn: z.string().nullable(), name: z.string().nullable(), text: z.string().nullable(), decidedOn: z.string().nullable() }))
+      .meta({ description: 'The publications (Bausteine) of the notice, oldest first as the register lists them.' }),
+    link: z.object({ evidence: z.string().nullable(), confidence: z.number().nullable() }).meta({ description: 'Why the notice is linked to debtor.fnr, with a confidence 0..1.' }),
+  })
+  .meta({ id: 'CourtNotice' });
+
 const ChangeEntry = z
   .object({
     id: z.int(), type: z.enum(['business', 'document', 'edikt', 'trade']), fnr: z.string().nullable(), recordedAt: z.string(),
@@ -213,7 +229,7 @@ export function registerReadDocs(registry: OpenAPIRegistry): void {
       examples: example('AggregatedChanges', 'since=2025-11-04T06:00:00Z&maxResultsPerType=100', aggregatedChangesExample),
     });
   get('/edikte/changes/{id}', ['Change feeds'], 'One court notice as a change left it (by change id)', undefined,
-    ChangeEntry.extend({ notice: z.unknown().meta({ description: 'The court notice as recorded with this change.' }) }), {
+    ChangeEntry.extend({ notice: CourtNotice.nullable().meta({ description: 'The court notice as this change left it; null if the change recorded none.' }) }), {
       params: z.object({ id: z.string().meta({ description: 'The change id (as in /edikte/changes).', example: '4711811' }) }), problems: [400, 404],
       examples: example('EdiktChange', 'The opening of a restructuring proceeding', ediktChangeExample),
     });

@@ -335,8 +335,9 @@ export const ediktChangeExample = {
     ediktId: '007015S0004125001', aktenzeichen: '41 S 125/25d', court: HG_WIEN,
     proceeding: { code: 'SVE', text: 'Sanierungsverfahren mit Eigenverwaltung' },
     debtor: { type: 'J', name: 'Müller Bau GmbH', fnr: '30435h', address: { street: 'Favoritenstraße 112/2/14', zipCode: '1100', city: 'Wien' } },
-    openedOn: '2025-10-13', firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-10-14', isOpen: true,
-    blocks: [{ publishedOn: '2025-10-14', name: 'Eröffnung des Sanierungsverfahrens', decidedOn: '2025-10-13' }],
+    openedOn: '2025-10-13', firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-10-14', isOpen: true, deletedAt: null,
+    blocks: [{ publishedOn: '2025-10-14', name: 'Eröffnung des Sanierungsverfahrens', text: 'Über das Vermögen der Schuldnerin wird das Sanierungsverfahren mit Eigenverwaltung eröffnet.', decidedOn: '2025-10-13' }],
+    link: { evidence: 'register-fn', confidence: 1 },
   },
 };
 

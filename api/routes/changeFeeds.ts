@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { changeSnapshot, readChangePageJson, readChanges, type ChangeRow, type ChangeType } from '../../pipeline/store/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
+import { presentCourtNotice } from '../../schemas/courtNoticeRecords.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyBuffers } from '../presenters/bodyBuffers.js';
@@ -77,7 +78,7 @@ export function changeFeedRouter(sql: Sql): Router {
     if (!/^\d+$/.test(ctx.params.id ?? '') || !Number.isSafeInteger(id)) throw validationFailed({ id: ['must be a change id (a positive integer)'] });
     const found = await changeSnapshot(sql, id, 'edikt');
     if (!found) throw notFound(`No court-notice change has the id ${id}.`);
-    ctx.body = { ...presentChange(found.row), notice: found.snapshot ?? null };
+    ctx.body = { ...presentChange(found.row), notice: presentCourtNotice(found.snapshot) };
   });
 
   return router;

@@ -154,7 +154,10 @@ export async function readChangePage(sql: Sql, query: ChangePageQuery): Promise<
   return { rows, total };
 }
 
-/** The snapshot a change recorded (court notices keep the notice as the change left it). */
+/**
+ * The snapshot a change recorded: a court-notice change keeps its notice's row as `to_jsonb(court_notice)`
+ * writes it (presented by schemas/courtNoticeRecords.ts).
+ */
 export async function changeSnapshot(sql: Sql, id: number, type: ChangeType): Promise<{ row: ChangeRow; snapshot: unknown } | null> {
   const bound = await safeChangeBound(sql);
   const [row] = await sql<(ChangeRow & { snapshot: unknown })[]>`

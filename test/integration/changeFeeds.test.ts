@@ -36,7 +36,7 @@ afterAll(async () => {
 async function page(path: string) {
   const res = await http.get(path);
   expect(res.status, path).toBe(200);
-  return json(res) as Promise<{ data: Array<{ id: number } & Record<string, unknown>>; totalRecords: number; totalPages: number; pageSize: number }>;
+  return json(res) as Promise<{ data: Array<{ id: number } & Record<string, unknown>>; totalRecords: number; totalPages: number; pageNumber: number; pageSize: number }>;
 }
 
 describe('polling recipe', () => {
@@ -101,9 +101,17 @@ describe('feed parameters and caps', () => {
       recordChanges(tx, Array.from({ length: 1005 }, (_, i) => ({ type: 'business' as const, fnr: i % 5 === 0 ? '34853f' : `${i}x`, action: 'updated' as const, changedFields: ['name'] }))),
     );
     first = ids[0]!;
+    // A court-notice change keeps the notice's row as to_jsonb writes it (schemas/courtNoticeRecords.ts).
+    await db.sql`INSERT INTO court_notice (edikt_id, aktenzeichen, court_code, court_name, proceeding_code, proceeding_text, debtor_type, debtor_name,
+                   debtor_address, fnr, link_evidence, link_confidence, first_published_on, last_published_on, opened_on, blocks, is_open, raw)
+                 VALUES ('458015S0001225001', '12 S 12/25x', '458', 'LG Innsbruck', 'KV', 'Konkursverfahren', 'J', 'Alpen Holz GmbH',
+                   '{"street": "Museumstraße 1", "zipCode": "6020", "city": "Innsbruck"}', '34853f', 'register-fn', 0.95, '2025-03-04', '2025-03-05',
+                   '2025-03-03', '[{"publishedOn": "2025-03-04", "name": "Eröffnung", "text": "Konkurs eröffnet.", "decidedOn": "2025-03-03"}]', true,
+                   '{"internal": "not for clients"}')`;
+    const [notice] = await db.sql<{ row: Record<string, unknown> }[]>`SELECT to_jsonb(n) AS row FROM court_notice n WHERE edikt_id = '458015S0001225001'`;
     await db.sql.begin((tx) =>
       recordChanges(tx, [
-        { type: 'edikt', fnr: '34853f', action: 'created', changedFields: ['opened'], ediktId: '458015S0001225001', snapshot: { ediktId: '458015S0001225001', proceeding: 'KV' } },
+        { type: 'edikt', fnr: '34853f', action: 'created', changedFields: ['opened'], ediktId: '458015S0001225001', snapshot: notice!.row },
         { type: 'trade', fnr: null, action: 'updated', changedFields: ['wording'], gisaZahl: '123456784' },
       ]),
     );
@@ -121,11 +129,21 @@ describe('feed parameters and caps', () => {
     expect(byFnr.data[0]).toMatchObject({ fnr: '34853f', type: 'business', action: 'updated', changedFields: ['name'] });
   });
 
-  it('refuses page 1001 and pageSize above 1000 with a 400', async () => {
-    for (const path of ['/api/v1/globalchanges?page=1001', '/api/v1/globalchanges?pageSize=1001', '/api/v1/edikte/changes?sinceId=-1', '/api/v1/globalchanges?since=yesterday']) {
-      const res = await http.get(path);
+  it('refuses page 1001 and pageSize above 1000 with a 400 naming the parameter, on every feed, and takes page 1000 and pageSize 1000', async () => {
+    const feeds = ['/globalchanges', '/businesses/changes', '/documents/changes', '/edikte/changes', '/trades/changes'];
+    const refused: Array<[string, string]> = [
+      ...feeds.flatMap((f): Array<[string, string]> => [[`${f}?page=1001`, 'page'], [`${f}?pageSize=1001`, 'pageSize']]),
+      ['/edikte/changes?sinceId=-1', 'sinceId'], ['/globalchanges?since=yesterday', 'since'],
+    ];
+    for (const [path, parameter] of refused) {
+      const res = await http.get(`/api/v1${path}`);
       expect(res.status, path).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+      expect(Object.keys((await json(res)).errors), path).toEqual([parameter]);
+    }
+    for (const f of feeds) {
+      const last = await page(`/api/v1${f}?sinceId=0&page=1000&pageSize=1000`);
+      expect({ pageNumber: last.pageNumber, pageSize: last.pageSize, data: last.data }, f).toEqual({ pageNumber: 1000, pageSize: 1000, data: [] });
     }
   });
 
@@ -155,7 +173,18 @@ describe('feed parameters and caps', () => {
   it('answers one court notice by its change id, as the change left it', async () => {
     const edikt = await page('/api/v1/edikte/changes?sinceId=0');
     const body = await json(await http.get(`/api/v1/edikte/changes/${edikt.data[0]!.id}`));
-    expect(body).toMatchObject({ id: edikt.data[0]!.id, type: 'edikt', notice: { ediktId: '458015S0001225001', proceeding: 'KV' } });
+    expect(body).toEqual({
+      id: edikt.data[0]!.id, type: 'edikt', fnr: '34853f', recordedAt: edikt.data[0]!.recordedAt, action: 'created', changedFields: ['opened'],
+      ediktId: '458015S0001225001',
+      notice: {
+        ediktId: '458015S0001225001', aktenzeichen: '12 S 12/25x', court: { code: '458', text: 'LG Innsbruck' },
+        proceeding: { code: 'KV', text: 'Konkursverfahren' },
+        debtor: { type: 'J', name: 'Alpen Holz GmbH', fnr: '34853f', address: { street: 'Museumstraße 1', zipCode: '6020', city: 'Innsbruck' } },
+        openedOn: '2025-03-03', firstPublishedOn: '2025-03-04', lastPublishedOn: '2025-03-05', isOpen: true, deletedAt: null,
+        blocks: [{ publishedOn: '2025-03-04', name: 'Eröffnung', text: 'Konkurs eröffnet.', decidedOn: '2025-03-03' }],
+        link: { evidence: 'register-fn', confidence: 0.95 },
+      },
+    });
     expect((await http.get(`/api/v1/edikte/changes/${first}`)).status).toBe(404);
     expect((await http.get('/api/v1/edikte/changes/abc')).status).toBe(400);
   });

@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from '../../api/openapi/document.js';
 import { presentChange } from '../../api/routes/changeFeeds.js';
 import { presentProfile } from '../../api/routes/companyProfile.js';
 import { REGISTER_UNAVAILABLE } from '../../api/routes/documents.js';
+import { presentCourtNotice } from '../../schemas/courtNoticeRecords.js';
 import { fnrCheckLetter, personId } from '../../schemas/identifiers.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 import { presentScreenerRow } from '../../schemas/screenerRecords.js';
@@ -264,6 +265,17 @@ describe('the documented schemas accept what the presenters produce', () => {
     expect(validate(schemaOf('/globalchanges'), { data, pageNumber: 1, pageSize: 100, totalRecords: 4, totalPages: 1 })).toEqual([]);
   });
 
+  it('a court notice change, and one whose change recorded no notice', () => {
+    const change = presentChange({ id: 3, type: 'edikt', fnr: '30435h', recordedAt: new Date('2025-11-04T06:15:12.418Z'), action: 'created', changedFields: ['opened'], ediktId: 'E1' } as never);
+    const notice = presentCourtNotice({
+      edikt_id: 'E1', aktenzeichen: '41 S 125/25d', court_code: '007', court_name: 'Handelsgericht Wien', proceeding_code: 'SVE', debtor_type: 'J',
+      debtor_name: 'Müller Bau GmbH', debtor_address: { street: 'Favoritenstraße 112', zipCode: '1100', city: 'Wien' }, fnr: '30435h',
+      link_evidence: 'register-fn', link_confidence: 1, opened_on: '2025-10-13', is_open: true, blocks: [{ publishedOn: '2025-10-14', name: 'Eröffnung' }],
+    });
+    expect(validate(schemaOf('/edikte/changes/{id}'), { ...change, notice })).toEqual([]);
+    expect(validate(schemaOf('/edikte/changes/{id}'), { ...change, notice: presentCourtNotice(null) })).toEqual([]);
+  });
+
   it('a company profile', () => {
     const party = { pnr: 'A', kind: 'person', personId: 'andrea-müller-1972-04-18', relatedFnr: null, organisationId: null, partyName: 'Andrea Müller' };
     const profile = presentProfile({
@@ -271,6 +283,7 @@ describe('the documented schemas accept what the presenters produce', () => {
         fnr: '30435h', name: 'Müller Bau GmbH', legalFormCode: 'GES', legalFormText: 'Gesellschaft mit beschränkter Haftung', courtCode: '007',
         courtText: 'Handelsgericht Wien', status: 'active', euid: 'ATBRA.030435-000', seat: 'Wien', municipalityCode: '90001', municipalityText: 'Wien',
         capitalAmount: '35000.00', capitalCurrency: 'EUR', businessPurpose: null, oenaceNumericCode: null, lastCrawledAt: new Date('2025-11-04T06:15:12Z'),
+        isScheinunternehmen: true,
       },
       names: [{ name: 'Müller & Söhne Baugesellschaft m.b.H.', vnr: '004' }],
       addresses: [{ line: null, street: 'Favoritenstraße', houseNumber: '112', staircase: null, door: null, zipCode: '1100', city: 'Wien', country: 'AUT', isCurrent: true }],
