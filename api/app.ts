@@ -146,7 +146,7 @@ function apiRouter(deps: AppDeps, clock: Clock): Router {
     businessesRouter({ sql: deps.sql, search }),
     peopleRouter(deps.sql),
     graphRouter(deps.sql),
-    documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable }),
+    documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable, log: deps.log }),
     companyProfileRouter(deps.sql),
   ]) {
     api.use(router.routes(), router.allowedMethods());

@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import type { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { storeDocumentContent } from '../../pipeline/store/documentStore.js';
 import type { Sql } from '../../runtime/db.js';
+import type { Logger } from '../../runtime/logger.js';
 import { notFound } from '../errors.js';
 
 export const REGISTER_UNAVAILABLE = 'Firmenbuch API aktuell nicht verfügbar';
@@ -18,7 +19,7 @@ export function documentContentType(key: string, stored: string | null): string 
 
 export type DocumentFetcher = Pick<FirmenbuchClient, 'document'>;
 
-export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher }): Router {
+export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher; log: Logger }): Router {
   const router = new Router();
   router.get('/documents/download/:documentKey', async (ctx) => {
     const key = ctx.params.documentKey!;
@@ -32,7 +33,6 @@ export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher })
         if (!live.content) throw notFound(`The register holds no content for document ${key}.`);
         content = live.content;
         contentType = documentContentType(key, live.contentType ?? stored?.contentType ?? null);
-        if (stored) await storeDocumentContent(deps.sql, key, content, null);
       } catch (err) {
         const name = (err as Error).name;
         if (name === 'ApiError') throw err;
@@ -43,6 +43,12 @@ export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher })
         ctx.set('Retry-After', '60');
         ctx.body = REGISTER_UNAVAILABLE;
         return;
+      }
+      // Keeping the copy only saves the next request a fetch: the register answered, so a failure here
+      // is ours, not the register's, and the client still gets its document.
+      if (stored) {
+        await storeDocumentContent(deps.sql, key, content, null).catch((err: Error) =>
+          deps.log.warn({ err, documentKey: key }, 'fetched document not kept; the next request fetches it again'));
       }
     }
     ctx.status = 200;

@@ -45,7 +45,7 @@ beforeAll(async () => {
   for (const router of [
     peopleRouter(db.sql),
     graphRouter(db.sql),
-    documentsRouter({ sql: db.sql, firmenbuch: { document: (key) => (upstreamDown ? down : live).document(key) } }),
+    documentsRouter({ sql: db.sql, firmenbuch: { document: (key) => (upstreamDown ? down : live).document(key) }, log }),
     companyProfileRouter(db.sql),
   ]) api.use(router.routes());
   app.use(api.routes());
@@ -323,5 +323,22 @@ describe('document download', () => {
     expect(Buffer.from(await live.arrayBuffer())).toEqual(readFileSync(`${CORPUS}firmenbuch/dokumente/${key}.pdf`));
     const unknown = await http.get('/api/v1/documents/download/999999_0000000000000_000___000_00_1_XML');
     expect(unknown.status).toBe(404);
+  });
+
+  it('serves a document the register answered even when keeping its copy fails', async () => {
+    const key = '287541_6090202302204_000___000_30_38400002_XML';
+    await db.sql`UPDATE document SET content = NULL WHERE document_key = ${key}`;
+    await db.sql`CREATE FUNCTION refuse_content() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`;
+    await db.sql`CREATE TRIGGER refuse_content BEFORE UPDATE OF content ON document FOR EACH ROW EXECUTE FUNCTION refuse_content()`;
+    try {
+      const res = await http.get(`/api/v1/documents/download/${key}`);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(readFileSync(`${CORPUS}firmenbuch/dokumente/${key}.xml`));
+    } finally {
+      await db.sql`DROP TRIGGER refuse_content ON document`;
+      await db.sql`DROP FUNCTION refuse_content()`;
+    }
+    const [kept] = await db.sql<{ kept: boolean }[]>`SELECT content IS NOT NULL AS kept FROM document WHERE document_key = ${key}`;
+    expect(kept!.kept).toBe(false);
   });
 });

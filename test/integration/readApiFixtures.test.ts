@@ -302,7 +302,7 @@ beforeAll(async () => {
   app.use(correlationId());
   app.use(errorHandler(log));
   const api = new Router({ prefix: '/api/v1' });
-  for (const router of [peopleRouter(db.sql), graphRouter(db.sql), documentsRouter({ sql: db.sql, firmenbuch: live }), companyProfileRouter(db.sql)]) {
+  for (const router of [peopleRouter(db.sql), graphRouter(db.sql), documentsRouter({ sql: db.sql, firmenbuch: live, log }), companyProfileRouter(db.sql)]) {
     api.use(router.routes());
   }
   app.use(api.routes());
