@@ -92,4 +92,7 @@ export function parseParams<S extends z.ZodObject>(schema: S, params: Record<str
   throw validationFailed(errors);
 }
 
+/** The query of an endpoint that takes no parameters: any one sent is a 400, as everywhere else. */
+export const noQuery = z.object({});
+
 export const idParams = z.object({ id: z.uuid({ error: 'must be an id (a UUID)' }) });

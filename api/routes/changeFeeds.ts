@@ -10,7 +10,7 @@ import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyBuffers } from '../presenters/bodyBuffers.js';
 import { jsonBody, pageEnvelopeJson } from '../presenters/envelope.js';
-import { pagingShape, parseQuery } from '../validation.js';
+import { noQuery, pagingShape, parseQuery } from '../validation.js';
 
 export const FEED_MAX_PAGE = 1000;
 export const FEED_DEFAULT_PAGE_SIZE = 100;
@@ -74,6 +74,7 @@ export function changeFeedRouter(sql: Sql): Router {
   });
 
   router.get('/edikte/changes/:id', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     const id = Number(ctx.params.id);
     if (!/^\d+$/.test(ctx.params.id ?? '') || !Number.isSafeInteger(id)) throw validationFailed({ id: ['must be a change id (a positive integer)'] });
     const found = await changeSnapshot(sql, id, 'edikt');

@@ -8,6 +8,7 @@ import type { Sql } from '../../runtime/db.js';
 import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
 import { codeAndText, type ScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
+import { noQuery, parseQuery } from '../validation.js';
 
 const toNumber = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
 
@@ -262,6 +263,7 @@ export function presentProfile(p: Profile) {
 export function companyProfileRouter(sql: Sql): Router {
   const router = new Router();
   router.get('/businesses/:fnr', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     const profile = await loadProfile(sql, ctx.params.fnr!);
     if (!profile) throw notFound(`No company has the register number ${ctx.params.fnr}.`);
     ctx.body = presentProfile(profile);

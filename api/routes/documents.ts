@@ -8,6 +8,7 @@ import { storeDocumentContent } from '../../pipeline/store/documentStore.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { notFound } from '../errors.js';
+import { noQuery, parseQuery } from '../validation.js';
 
 export const REGISTER_UNAVAILABLE = 'Firmenbuch API aktuell nicht verfügbar';
 
@@ -22,6 +23,7 @@ export type DocumentFetcher = Pick<FirmenbuchClient, 'document'>;
 export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher; log: Logger }): Router {
   const router = new Router();
   router.get('/documents/download/:documentKey', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     const key = ctx.params.documentKey!;
     const [stored] = await deps.sql<{ content: Buffer | null; contentType: string | null; fileExtension: string | null }[]>`
       SELECT content, content_type, file_extension FROM document WHERE document_key = ${key}`;

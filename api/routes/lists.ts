@@ -17,7 +17,7 @@ import { requireAccount } from '../requestState.js';
 import {
   addMembers, createList, deleteList, getList, listLists, removeMembers, unknownCompanies, updateList, type CompanyListRow,
 } from '../stores/lists.js';
-import { idParams, parseBody, parseParams } from '../validation.js';
+import { idParams, noQuery, parseBody, parseParams, parseQuery } from '../validation.js';
 
 export const MAX_FNRS_PER_REQUEST = 1000;
 
@@ -101,6 +101,7 @@ export function listRouter(sql: Sql): Router {
   const router = new Router();
 
   router.get('/lists', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     ctx.body = (await listLists(sql, requireAccount(ctx))).map(presentList);
   });
 
@@ -112,6 +113,7 @@ export function listRouter(sql: Sql): Router {
   });
 
   router.get('/lists/:id', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     const accountId = requireAccount(ctx);
     const { id } = parseParams(idParams, ctx.params);
     ctx.body = presentList(found(await getList(sql, accountId, id), id));

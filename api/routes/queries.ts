@@ -12,7 +12,7 @@ import { presentSavedQuery } from '../presenters/accountRecords.js';
 import { requireAccount } from '../requestState.js';
 import { canonicalFilters } from '../screener/filters.js';
 import { deleteAllSavedQueries, deleteSavedQuery, getSavedQuery, listSavedQueries, saveQuery } from '../stores/savedQueries.js';
-import { idParams, parseBody, parseParams } from '../validation.js';
+import { idParams, noQuery, parseBody, parseParams, parseQuery } from '../validation.js';
 import { accountBoundResponses, jsonContent, problemResponses, requestJsonContent } from '../openapi/common.js';
 
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -56,6 +56,7 @@ export function queryRouter(sql: Sql): Router {
   const router = new Router();
 
   router.get('/queries', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     const accountId = requireAccount(ctx);
     ctx.body = (await listSavedQueries(sql, accountId)).map(presentSavedQuery);
   });
@@ -75,6 +76,7 @@ export function queryRouter(sql: Sql): Router {
   });
 
   router.get('/queries/:id', async (ctx) => {
+    parseQuery(noQuery, ctx.query);
     const accountId = requireAccount(ctx);
     const { id } = parseParams(idParams, ctx.params);
     const saved = await getSavedQuery(sql, accountId, id);

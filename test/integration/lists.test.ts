@@ -51,6 +51,32 @@ async function remove(id: string, fnrs: string[]): Promise<JsonBody> {
   return json(res);
 }
 
+describe('endpoints that take no query parameters', () => {
+  it('answer a parameter sent anyway with a 400 naming it, as every other endpoint does', async () => {
+    const list = await create({ name: 'Leads' });
+    const saved = await call('POST', '/queries', { name: 'Wien', filters: { city: 'Wien' } });
+    expect(saved.status).toBe(200);
+    const queryId = (await json(saved)).id as string;
+    try {
+      const paths = [
+        '/lists', `/lists/${list.id}`, '/queries', `/queries/${queryId}`, `/businesses/${FNRS[0]}`, '/people/erika-muster-1970-01-01',
+        '/documents/download/287541_6090202302204_000___000_30_38400002_XML', '/edikte/changes/1',
+      ];
+      for (const path of paths) {
+        const res = await call('GET', `${path}?foo=1`);
+        expect(res.status, path).toBe(400);
+        expect((await json(res)).errors, path).toEqual({ foo: ['is not a parameter of this endpoint'] });
+      }
+      // Without it, the same paths answer as before (an unknown change id with its 404).
+      expect((await call('GET', `/lists/${list.id}`)).status).toBe(200);
+      expect((await call('GET', `/businesses/${FNRS[0]}`)).status).toBe(200);
+      expect((await call('GET', '/edikte/changes/1')).status).toBe(404);
+    } finally {
+      await db.sql`DELETE FROM saved_query WHERE id = ${queryId}`;
+    }
+  });
+});
+
 describe('POST /lists', () => {
   it('creates an empty list with the list record', async () => {
     const list = await create({ name: 'Leads' });
