@@ -142,7 +142,7 @@ function apiRouter(deps: AppDeps, clock: Clock): Router {
     listRouter(deps.sql),
     exportRouter(deps.sql, search, deps.log, clock),
     // Fixed paths under /businesses before the profile's /businesses/{fnr}: the first match answers.
-    changeFeedRouter(deps.sql),
+    changeFeedRouter(deps.sql, deps.log),
     businessesRouter({ sql: deps.sql, search }),
     peopleRouter(deps.sql),
     graphRouter(deps.sql),

@@ -8,6 +8,10 @@ const text = z.string().nullish().transform((v) => v ?? null);
 // to_jsonb writes numeric as a JSON number; a writer that went through text would give a string.
 const decimal = z.union([z.number(), z.string()]).nullish().transform((v) => (v === null || v === undefined || v === '' ? null : Number(v)));
 const flag = z.boolean().nullish().transform((v) => v ?? null);
+// to_jsonb writes timestamptz in the writer's TimeZone (2025-06-01T14:34:56.789123+02:00); answers
+// carry UTC with milliseconds, as recordedAt does.
+const instant = z.string().nullish().refine((v) => v == null || !Number.isNaN(Date.parse(v)), 'not a timestamp')
+  .transform((v) => (v == null ? null : new Date(v).toISOString()));
 
 /** A block (Baustein) of the notice: one publication in its history. */
 const storedBlock = z.object({ publishedOn: text, name: text, text, decidedOn: text });
@@ -33,7 +37,7 @@ export const courtNoticeSnapshot = z.object({
   first_published_on: text,
   last_published_on: text,
   is_open: flag,
-  deleted_at: text,
+  deleted_at: instant,
   blocks: z.array(storedBlock).nullish().transform((v) => v ?? []),
 });
 

@@ -229,7 +229,7 @@ export function registerReadDocs(registry: OpenAPIRegistry): void {
       examples: example('AggregatedChanges', 'since=2025-11-04T06:00:00Z&maxResultsPerType=100', aggregatedChangesExample),
     });
   get('/edikte/changes/{id}', ['Change feeds'], 'One court notice as a change left it (by change id)', undefined,
-    ChangeEntry.extend({ notice: CourtNotice.nullable().meta({ description: 'The court notice as this change left it; null if the change recorded none.' }) }), {
+    ChangeEntry.extend({ notice: CourtNotice.nullable().meta({ description: 'The court notice as this change left it; null if the change recorded none or one the service cannot read (logged as a fault of the writer).' }) }), {
       params: z.object({ id: z.string().meta({ description: 'The change id (as in /edikte/changes).', example: '4711811' }) }), problems: [400, 404],
       examples: example('EdiktChange', 'The opening of a restructuring proceeding', ediktChangeExample),
     });

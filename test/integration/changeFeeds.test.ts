@@ -23,7 +23,7 @@ beforeAll(async () => {
   app.use(correlationId());
   app.use(errorHandler(createLogger('silent')));
   const api = new Router({ prefix: '/api/v1' });
-  const feeds = changeFeedRouter(db.sql);
+  const feeds = changeFeedRouter(db.sql, createLogger('silent'));
   api.use(feeds.routes());
   app.use(api.routes());
   http = await serve(app);
@@ -108,7 +108,12 @@ describe('feed parameters and caps', () => {
                    '{"street": "Museumstraße 1", "zipCode": "6020", "city": "Innsbruck"}', '34853f', 'register-fn', 0.95, '2025-03-04', '2025-03-05',
                    '2025-03-03', '[{"publishedOn": "2025-03-04", "name": "Eröffnung", "text": "Konkurs eröffnet.", "decidedOn": "2025-03-03"}]', true,
                    '{"internal": "not for clients"}')`;
-    const [notice] = await db.sql<{ row: Record<string, unknown> }[]>`SELECT to_jsonb(n) AS row FROM court_notice n WHERE edikt_id = '458015S0001225001'`;
+    await db.sql`UPDATE court_notice SET deleted_at = '2025-06-01 12:34:56.789+00' WHERE edikt_id = '458015S0001225001'`;
+    // Written as a writer in Vienna would: to_jsonb renders timestamptz in the session's TimeZone.
+    const [notice] = await db.sql.begin(async (tx) => {
+      await tx`SET LOCAL TimeZone = 'Europe/Vienna'`;
+      return tx<{ row: Record<string, unknown> }[]>`SELECT to_jsonb(n) AS row FROM court_notice n WHERE edikt_id = '458015S0001225001'`;
+    });
     await db.sql.begin((tx) =>
       recordChanges(tx, [
         { type: 'edikt', fnr: '34853f', action: 'created', changedFields: ['opened'], ediktId: '458015S0001225001', snapshot: notice!.row },
@@ -180,7 +185,7 @@ describe('feed parameters and caps', () => {
         ediktId: '458015S0001225001', aktenzeichen: '12 S 12/25x', court: { code: '458', text: 'LG Innsbruck' },
         proceeding: { code: 'KV', text: 'Konkursverfahren' },
         debtor: { type: 'J', name: 'Alpen Holz GmbH', fnr: '34853f', address: { street: 'Museumstraße 1', zipCode: '6020', city: 'Innsbruck' } },
-        openedOn: '2025-03-03', firstPublishedOn: '2025-03-04', lastPublishedOn: '2025-03-05', isOpen: true, deletedAt: null,
+        openedOn: '2025-03-03', firstPublishedOn: '2025-03-04', lastPublishedOn: '2025-03-05', isOpen: true, deletedAt: '2025-06-01T12:34:56.789Z',
         blocks: [{ publishedOn: '2025-03-04', name: 'Eröffnung', text: 'Konkurs eröffnet.', decidedOn: '2025-03-03' }],
         link: { evidence: 'register-fn', confidence: 0.95 },
       },

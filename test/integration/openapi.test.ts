@@ -61,7 +61,7 @@ describe('GET /api/v1/openapi.json', () => {
     const served = [
       ...routesOf(catalogueRouter(db.sql)), ...routesOf(queryRouter(db.sql)), ...routesOf(listRouter(db.sql)),
       ...routesOf(exportRouter(db.sql, postgresSearch(db.sql), log, Date.now)),
-      ...routesOf(changeFeedRouter(db.sql)), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
+      ...routesOf(changeFeedRouter(db.sql, createLogger('silent'))), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
       ...routesOf(peopleRouter(db.sql)), ...routesOf(graphRouter(db.sql)), ...routesOf(companyProfileRouter(db.sql)),
       ...routesOf(documentsRouter({ sql: db.sql, firmenbuch: { document: () => Promise.reject(new Error('unused')) }, log: createLogger('silent') })),
     ].sort();

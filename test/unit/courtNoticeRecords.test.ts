@@ -14,17 +14,17 @@ describe('presentCourtNotice', () => {
 
   it('keeps a court without a name as its code and a block as the register listed it', () => {
     const presented = presentCourtNotice({
-      edikt_id: 'E2', court_code: '007', proceeding_code: 'KV', proceeding_text: 'Konkursverfahren', is_open: false, deleted_at: '2025-06-01T00:00:00+00:00',
+      edikt_id: 'E2', court_code: '007', proceeding_code: 'KV', proceeding_text: 'Konkursverfahren', is_open: false, deleted_at: '2025-06-01T14:34:56.789123+02:00',
       blocks: [{ publishedOn: '2025-01-02', name: 'Aufhebung', extra: 1 }],
     });
     expect(presented).toMatchObject({
-      court: { code: '007', text: null }, proceeding: { code: 'KV', text: 'Konkursverfahren' }, isOpen: false, deletedAt: '2025-06-01T00:00:00+00:00',
+      court: { code: '007', text: null }, proceeding: { code: 'KV', text: 'Konkursverfahren' }, isOpen: false, deletedAt: '2025-06-01T12:34:56.789Z',
       blocks: [{ publishedOn: '2025-01-02', name: 'Aufhebung', text: null, decidedOn: null }],
     });
   });
 
   it('answers null for a snapshot that is no court notice row', () => {
-    for (const snapshot of [null, undefined, 'E1', 42, [], { ediktId: 'E1' }, { edikt_id: 7 }, { edikt_id: 'E1', blocks: 'none' }]) {
+    for (const snapshot of [null, undefined, 'E1', 42, [], { ediktId: 'E1' }, { edikt_id: 7 }, { edikt_id: 'E1', blocks: 'none' }, { edikt_id: 'E1', deleted_at: 'yesterday' }]) {
       expect(presentCourtNotice(snapshot), JSON.stringify(snapshot)).toBeNull();
     }
   });
