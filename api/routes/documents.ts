@@ -4,7 +4,7 @@
 // 503 text/plain with exactly the contract's sentence.
 import Router from '@koa/router';
 import type { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
-import { storeDocumentContent } from '../../pipeline/store/documentStore.js';
+import { keepFetchedContent } from '../../pipeline/store/documentStore.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { notFound } from '../errors.js';
@@ -49,7 +49,7 @@ export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher; l
       // Keeping the copy only saves the next request a fetch: the register answered, so a failure here
       // is ours, not the register's, and the client still gets its document.
       if (stored) {
-        await storeDocumentContent(deps.sql, key, content, null).catch((err: Error) =>
+        await keepFetchedContent(deps.sql, key, content).catch((err: Error) =>
           deps.log.warn({ err, documentKey: key }, 'fetched document not kept; the next request fetches it again'));
       }
     }

@@ -85,6 +85,16 @@ export async function storeDocumentListings(
   });
 }
 
+/**
+ * Keeps the bytes the API fetched live for a client, only if the pipeline has not stored the document
+ * meanwhile: the pipeline's copy may carry the PDF's extracted text, which this one must not wipe.
+ */
+export async function keepFetchedContent(sql: Sql, key: string, content: Buffer): Promise<void> {
+  await sql`
+    UPDATE document SET content = ${content}, content_fetched_at = now(), size_bytes = coalesce(size_bytes, ${content.length})
+     WHERE document_key = ${key} AND content IS NULL`;
+}
+
 /** Keeps a fetched document's bytes (and extracted text for PDFs); content is not a change of its own. */
 export async function storeDocumentContent(sql: Sql, key: string, content: Buffer, textContent: string | null): Promise<void> {
   await sql`

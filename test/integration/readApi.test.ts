@@ -15,6 +15,7 @@ import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
 import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
+import { keepFetchedContent } from '../../pipeline/store/documentStore.js';
 import { createLogger } from '../../runtime/logger.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
@@ -323,6 +324,14 @@ describe('document download', () => {
     expect(Buffer.from(await live.arrayBuffer())).toEqual(readFileSync(`${CORPUS}firmenbuch/dokumente/${key}.pdf`));
     const unknown = await http.get('/api/v1/documents/download/999999_0000000000000_000___000_00_1_XML');
     expect(unknown.status).toBe(404);
+  });
+
+  it('keeps a live-fetched copy only where the pipeline has stored none, so the text it extracted stays', async () => {
+    const key = '287541_6090202302204_000___000_30_38400015_PDF';
+    await db.sql`UPDATE document SET content = ${Buffer.from('%PDF-pipeline')}, text_content = 'extracted text' WHERE document_key = ${key}`;
+    await keepFetchedContent(db.sql, key, Buffer.from('%PDF-live'));
+    const [row] = await db.sql<{ content: Buffer; textContent: string | null }[]>`SELECT content, text_content FROM document WHERE document_key = ${key}`;
+    expect({ content: row!.content.toString(), text: row!.textContent }).toEqual({ content: '%PDF-pipeline', text: 'extracted text' });
   });
 
   it('serves a document the register answered even when keeping its copy fails', async () => {
