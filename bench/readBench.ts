@@ -602,13 +602,15 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     }, 100);
 
     const errors: string[] = [];
+    let phaseConcurrency = 0;
     const onError = (r: Req, status: number, body: string) => {
-      if (errors.length < 10) errors.push(`${r.cls} ${status} ${r.method} ${r.path.slice(0, 160)}: ${body}`);
+      if (errors.length < 10) errors.push(`concurrency ${phaseConcurrency}: ${r.cls} ${status} ${r.method} ${r.path.slice(0, 160)}: ${body}`);
     };
     const r = rng(0x5eed);
     const only = options.only ? new Set(options.only.split(',')) : null;
     const phases: Phase[] = [];
     for (const concurrency of options.concurrency) {
+      phaseConcurrency = concurrency;
       const warm = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, 0.1, catalogue);
       say(`warm-up: ${warm.length} requests at concurrency ${concurrency} ...`);
       await runMix(base, key, warm, concurrency, onError);
