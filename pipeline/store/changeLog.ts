@@ -86,10 +86,13 @@ export interface ChangeQuery {
 /** The reading primitive: changes in ascending id order, never past the safe bound. */
 export async function readChanges(sql: Sql, query: ChangeQuery): Promise<ChangeRow[]> {
   const bound = await safeChangeBound(sql);
+  const lo = sql`${(query.afterId ?? 0) + 1}::bigint`;
+  // With `since`, from the first id a change that recent can have (schemas/sql/0018), not the cursor.
+  const from = query.since ? sql`change_log_since_floor(${query.since}::timestamptz, ${lo})` : lo;
   return sql<ChangeRow[]>`
     SELECT id, type, fnr, recorded_at, action, changed_fields, vnr, document_key, edikt_id, gisa_zahl
       FROM change_log
-     WHERE ${idRange(sql, query.type, sql`${(query.afterId ?? 0) + 1}::bigint`, sql`${bound}::bigint`)}
+     WHERE ${idRange(sql, query.type, from, sql`${bound}::bigint`)}
        ${query.fnr ? sql`AND fnr = ${query.fnr}` : sql``}
        ${query.since ? sql`AND recorded_at >= ${query.since}` : sql``}
      ORDER BY ${query.type ? sql`type, id` : sql`id`}
