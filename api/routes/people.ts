@@ -1,7 +1,9 @@
 // People: search (GET /people), the name index (GET /people/names) and the person profile with every
 // registered function and an indication of open court notices (GET /people/{personId}).
 import Router from '@koa/router';
+import type postgres from 'postgres';
 import { z } from 'zod';
+import { prefixEnd } from '../../indexer/search/nameSearch.js';
 import { countedPage } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
@@ -22,7 +24,11 @@ export const peopleQuery = z.object({
 export const peopleNamesQuery = z.object({ search: name, ...pagingShape() });
 
 const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString().slice(0, 10) : v);
-const prefix = (v: string) => `${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `column LIKE 'value%'` (lower-cased) as a btree range: usable as index bounds by a cached generic plan too. */
+const startsWith = (sql: Sql, column: postgres.PendingQuery<postgres.Row[]>, value: string) => {
+  const from = value.toLowerCase();
+  return sql`(${column} ~>=~ ${from} AND ${column} ~<~ ${prefixEnd(from)})`;
+};
 
 interface FunctionRow {
   personId: string;
@@ -68,8 +74,8 @@ export function peopleRouter(sql: Sql): Router {
       SELECT p.person_id, p.first_name, p.last_name, p.birth_date, count(*) OVER () AS total_records
         FROM person p
        WHERE true
-         ${q.firstName ? sql`AND lower(p.first_name) LIKE ${prefix(q.firstName)}` : sql``}
-         ${q.lastName ? sql`AND lower(p.last_name) LIKE ${prefix(q.lastName)}` : sql``}
+         ${q.firstName ? sql`AND ${startsWith(sql, sql`lower(p.first_name)`, q.firstName)}` : sql``}
+         ${q.lastName ? sql`AND ${startsWith(sql, sql`lower(p.last_name)`, q.lastName)}` : sql``}
          ${q.functionCode || q.companyName || q.fnr ? sql`AND EXISTS (
               SELECT 1 FROM company_party cp JOIN company_function f USING (fnr, pnr) JOIN company c ON c.fnr = cp.fnr
                WHERE cp.person_id = p.person_id
@@ -93,7 +99,7 @@ export function peopleRouter(sql: Sql): Router {
     const { rows, total } = await countedPage((limit, offset) => sql<{ personId: string; name: string; birthDate: Date | null; totalRecords: number }[]>`
       SELECT person_id, concat_ws(' ', first_name, last_name) AS name, birth_date, count(*) OVER () AS total_records
         FROM person
-       WHERE name_norm LIKE ${prefix(q.search)} OR lower(last_name) LIKE ${prefix(q.search)}
+       WHERE ${startsWith(sql, sql`name_norm`, q.search)} OR ${startsWith(sql, sql`lower(last_name)`, q.search)}
        ORDER BY name_norm, person_id
        LIMIT ${limit} OFFSET ${offset}`, q);
     ctx.body = presentPage(rows.map((r) => ({ personId: r.personId, name: r.name, birthDate: isoDate(r.birthDate) })), q.page, q.pageSize, total);

@@ -75,10 +75,14 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * The smallest string above every string that starts with `prefix` in byte order (`~<~`), so
  * `x ~>=~ prefix AND x ~<~ prefixEnd(prefix)` is `x LIKE 'prefix%'` with parameters the planner can
- * use as btree bounds in a batch. Normalised text is [a-z0-9 ] only, so the last byte + 1 is safe.
+ * use as btree bounds, in a batch and in a generic plan (a `LIKE $1` pattern is no bound there, so a
+ * cached plan scans the table). UTF-8 orders bytes as code points, so the last code point + 1 is the
+ * bound for any text (past the surrogates, which are no characters). `prefix` is not empty.
  */
-function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+export function prefixEnd(prefix: string): string {
+  const points = [...prefix];
+  const next = points.pop()!.codePointAt(0)! + 1;
+  return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
 }
 
 const reverse = (s: string) => [...s].reverse().join('');

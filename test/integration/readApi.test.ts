@@ -249,6 +249,19 @@ describe('people', () => {
     expect(body.hasOpenNotices).toBe(false);
   });
 
+  it('matches name prefixes literally, umlauts and LIKE characters included', async () => {
+    await db.sql`INSERT INTO person (person_id, first_name, last_name, name_norm)
+                 VALUES ('zoë-ärger-x', 'Zoë', 'Ärger', 'zoë ärger'), ('al-a_b-x', 'Al', 'A_b', 'al a_b'), ('al-axb-x', 'Al', 'Axb', 'al axb'),
+                        ('zoe-arger-x', 'Zoe', 'Arger', 'zoe arger')`;
+    const ids = async (path: string) => (await json(await http.get(`/api/v1${path}`))).data.map((p: { personId: string }) => p.personId);
+    expect(await ids('/people?lastName=%C3%84r')).toEqual(['zoë-ärger-x']);
+    expect(await ids('/people?lastName=a_&firstName=AL')).toEqual(['al-a_b-x']);
+    expect(await ids('/people/names?search=zo%C3%AB%20%C3%A4')).toEqual(['zoë-ärger-x']);
+    expect(await ids('/people/names?search=al%20a_')).toEqual(['al-a_b-x']);
+    expect(await ids('/people/names?search=arg')).toEqual(['zoe-arger-x']);
+    await db.sql`DELETE FROM person WHERE person_id IN ('zoë-ärger-x', 'al-a_b-x', 'al-axb-x', 'zoe-arger-x')`;
+  });
+
   it('counts every match on a page past the end of people and of names', async () => {
     for (const path of ['/people?pageSize=1', '/people/names?search=a&pageSize=1']) {
       const first = await json(await http.get(`/api/v1${path}`));
