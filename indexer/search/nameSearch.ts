@@ -408,6 +408,26 @@ export async function findNames(sql: Sql, term: string, limit: number): Promise<
   return (await findNamesFor(sql, [term], limit, true))[0]!;
 }
 
+/** countNameCandidates' statement for a cap: $1 core, $2 its length, $3 prefixEnd(core), $4 words?, $5 wordsQuery, $6 infix, $7 prefix pattern. */
+function nameCandidatesCount(cap: number): string {
+  const limit = String(Math.trunc(cap));
+  return `
+    SELECT count(*)::int AS n FROM (
+      (SELECT fnr FROM company_search WHERE core_norm = $1 AND length(core_norm) = $2 LIMIT ${limit})
+      UNION
+      (SELECT fnr FROM company_search WHERE name_norm ~>=~ $1 AND name_norm ~<~ $3 LIMIT ${limit})
+      UNION
+      (SELECT fnr FROM company_search
+        WHERE $4 AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ $5::tsquery
+          AND name_norm LIKE $6 LIMIT ${limit})
+      UNION
+      -- Former names at any length of the term, as the former-name band reads them (the word band needs 3+ characters).
+      (SELECT fnr FROM company_search
+        WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ $5::tsquery
+          AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE $7 OR f LIKE $6)
+        LIMIT ${limit})) c`;
+}
+
 /**
  * How many candidates `term` has, up to `cap`, given the best `limit` found (`hits`, best first): the
  * autocomplete's totalRecords. Cheapest first: fewer hits than asked for are all there are; a prefix
@@ -425,23 +445,13 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
   if (prefix >= cap) return cap;
   const remembered = memory?.count(t.core, cap);
   if (remembered !== undefined && remembered !== null) return Math.min(cap, Math.max(remembered, hits.length));
-  const capped = sql.unsafe(String(cap));
-  const words = t.core.length >= MIN_INFIX_CORE;
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM (
-      (SELECT fnr FROM company_search WHERE core_norm = ${t.core} AND length(core_norm) = ${t.core.length} LIMIT ${capped})
-      UNION
-      (SELECT fnr FROM company_search WHERE name_norm ~>=~ ${t.core} AND name_norm ~<~ ${prefixEnd(t.core)} LIMIT ${capped})
-      UNION
-      (SELECT fnr FROM company_search
-        WHERE ${words} AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
-          AND name_norm LIKE ${`% ${likeEscape(t.core)}%`} LIMIT ${capped})
-      UNION
-      -- Former names at any length of the term, as the former-name band reads them (the word band needs 3+ characters).
-      (SELECT fnr FROM company_search
-        WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ ${wordsQuery(t.core)}::tsquery
-          AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE ${`${likeEscape(t.core)}%`} OR f LIKE ${`% ${likeEscape(t.core)}%`})
-        LIMIT ${capped})) c`;
+  // Unprepared (sql.unsafe), so planned for this term: a prepared statement turns generic after five
+  // executions, and its generic plan reads the word index for a common core ('gmbh': 46-67 ms against
+  // 13-18 ms walking the prefix index, measured at 640k).
+  const [row] = await sql.unsafe<{ n: number }[]>(nameCandidatesCount(cap), [
+    t.core, t.core.length, prefixEnd(t.core), t.core.length >= MIN_INFIX_CORE, wordsQuery(t.core),
+    `% ${likeEscape(t.core)}%`, `${likeEscape(t.core)}%`,
+  ]);
   return Math.min(cap, Math.max(row?.n ?? 0, hits.length));
 }
 
