@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import type postgres from 'postgres';
 import { z } from 'zod';
-import { prefixEnd } from '../../indexer/search/nameSearch.js';
+import { prefixUpperBound } from '../../indexer/search/nameSearch.js';
 import { countedPage } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
@@ -27,7 +27,8 @@ const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString(
 /** `column LIKE 'value%'` (lower-cased) as a btree range: usable as index bounds by a cached generic plan too. */
 const startsWith = (sql: Sql, column: postgres.PendingQuery<postgres.Row[]>, value: string) => {
   const from = value.toLowerCase();
-  return sql`(${column} ~>=~ ${from} AND ${column} ~<~ ${prefixEnd(from)})`;
+  const to = prefixUpperBound(from);
+  return to === null ? sql`${column} ~>=~ ${from}` : sql`(${column} ~>=~ ${from} AND ${column} ~<~ ${to})`;
 };
 
 interface FunctionRow {

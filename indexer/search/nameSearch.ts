@@ -74,16 +74,23 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The smallest string above every string that starts with `prefix` in byte order (`~<~`), so
- * `x ~>=~ prefix AND x ~<~ prefixEnd(prefix)` is `x LIKE 'prefix%'` with parameters the planner can
- * use as btree bounds, in a batch and in a generic plan (a `LIKE $1` pattern is no bound there, so a
- * cached plan scans the table). UTF-8 orders bytes as code points, so the last code point + 1 is the
- * bound for any text (past the surrogates, which are no characters). `prefix` is not empty.
+ * `x ~>=~ prefix AND x ~<~ prefixUpperBound(prefix)` is `x LIKE 'prefix%'` with parameters the planner
+ * can use as btree bounds, in a batch and in a generic plan (a `LIKE $1` pattern is no bound there, so
+ * a cached plan scans the table). UTF-8 orders bytes as code points, so it is the prefix with its last
+ * code point stepped (past the surrogates, which are no characters); trailing U+10FFFF, the last code
+ * point, are dropped first. null when nothing is left: every string from `prefix` on starts with it.
  */
-export function prefixEnd(prefix: string): string {
+export function prefixUpperBound(prefix: string): string | null {
   const points = [...prefix];
-  const next = points.pop()!.codePointAt(0)! + 1;
-  return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+  for (let last = points.pop(); last !== undefined; last = points.pop()) {
+    const next = last.codePointAt(0)! + 1;
+    if (next <= 0x10ffff) return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+  }
+  return null;
 }
+
+/** prefixUpperBound of a normalised core: [a-z0-9 ] only, so it always has one. */
+const prefixEnd = (core: string): string => prefixUpperBound(core)!;
 
 const reverse = (s: string) => [...s].reverse().join('');
 

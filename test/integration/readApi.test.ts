@@ -259,6 +259,12 @@ describe('people', () => {
     expect(await ids('/people/names?search=zo%C3%AB%20%C3%A4')).toEqual(['zoë-ärger-x']);
     expect(await ids('/people/names?search=al%20a_')).toEqual(['al-a_b-x']);
     expect(await ids('/people/names?search=arg')).toEqual(['zoe-arger-x']);
+    // The last code point, which has no successor: the range is open above.
+    await db.sql`INSERT INTO person (person_id, first_name, last_name, name_norm) VALUES ('q-max-x', 'Q', ${'Q\u{10FFFF}z'}, ${'q q\u{10FFFF}z'})`;
+    expect(await ids(`/people?lastName=${encodeURIComponent('q\u{10FFFF}')}`)).toEqual(['q-max-x']);
+    expect(await ids(`/people/names?search=${encodeURIComponent('q q\u{10FFFF}')}`)).toEqual(['q-max-x']);
+    expect(await ids(`/people/names?search=${encodeURIComponent('\u{10FFFF}')}`)).toEqual([]);
+    await db.sql`DELETE FROM person WHERE person_id = 'q-max-x'`;
     await db.sql`DELETE FROM person WHERE person_id IN ('zoë-ärger-x', 'al-a_b-x', 'al-axb-x', 'zoe-arger-x')`;
   });
 
