@@ -235,7 +235,11 @@ describe('change feed totals and pages from sealed blocks', () => {
              count(*) FILTER (WHERE (b.total, b.business, b.document, b.edikt, b.trade) <> (
                SELECT count(*), count(*) FILTER (WHERE l.type = 'business'), count(*) FILTER (WHERE l.type = 'document'),
                       count(*) FILTER (WHERE l.type = 'edikt'), count(*) FILTER (WHERE l.type = 'trade')
-                 FROM change_log l WHERE l.id < (b.block + 1) * change_log_block_size()))::int AS wrong
+                 FROM change_log l WHERE l.id < (b.block + 1) * change_log_block_size())
+               -- The block's latest change time (0018), '-infinity' for a block without changes.
+               OR b.last_recorded_at IS DISTINCT FROM (
+               SELECT coalesce(max(l.recorded_at), '-infinity') FROM change_log l
+                WHERE l.id >= b.block * change_log_block_size() AND l.id < (b.block + 1) * change_log_block_size()))::int AS wrong
         FROM change_log_block_count b`;
     expect(row).toEqual({ blocks: row!.prefix, prefix: row!.prefix, wrong: 0 });
   };
@@ -408,8 +412,11 @@ describe('change feed totals and pages from sealed blocks', () => {
     await expect(
       db.sql.begin('ISOLATION LEVEL REPEATABLE READ', (tx) => tx`DELETE FROM change_log WHERE id = ${bound - 1}`),
     ).rejects.toThrow(/READ COMMITTED/);
-    await expect(db.sql`UPDATE change_log SET type = 'business' WHERE id = (SELECT min(id) FROM change_log WHERE type = 'trade')`).rejects.toThrow(/keeps its id and type/);
-    await expect(db.sql`UPDATE change_log SET id = id + 1000000 WHERE id = (SELECT max(id) FROM change_log)`).rejects.toThrow(/keeps its id and type/);
+    await expect(db.sql`UPDATE change_log SET type = 'business' WHERE id = (SELECT min(id) FROM change_log WHERE type = 'trade')`).rejects.toThrow(/keeps its id, type and recorded_at/);
+    await expect(db.sql`UPDATE change_log SET id = id + 1000000 WHERE id = (SELECT max(id) FROM change_log)`).rejects.toThrow(/keeps its id, type and recorded_at/);
+    // Nor its time, which the `since` floor reads from its sealed block (0018, 0019).
+    await expect(db.sql`UPDATE change_log SET recorded_at = now() + interval '1 day' WHERE id = (SELECT min(id) FROM change_log)`).rejects.toThrow(/keeps its id, type and recorded_at/);
+    await db.sql`UPDATE change_log SET recorded_at = recorded_at WHERE id = (SELECT min(id) FROM change_log)`;
     await expectSealedBlocksExact();
   });
 });
