@@ -1,9 +1,8 @@
 // People: search (GET /people), the name index (GET /people/names) and the person profile with every
 // registered function and an indication of open court notices (GET /people/{personId}).
 import Router from '@koa/router';
-import type postgres from 'postgres';
 import { z } from 'zod';
-import { prefixUpperBound } from '../../indexer/search/nameSearch.js';
+import { startsWith } from '../../indexer/search/nameSearch.js';
 import { countedPage } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
@@ -24,12 +23,6 @@ export const peopleQuery = z.object({
 export const peopleNamesQuery = z.object({ search: name, ...pagingShape() });
 
 const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString().slice(0, 10) : v);
-/** `column LIKE 'value%'` (lower-cased) as a btree range: usable as index bounds by a cached generic plan too. */
-const startsWith = (sql: Sql, column: postgres.PendingQuery<postgres.Row[]>, value: string) => {
-  const from = value.toLowerCase();
-  const to = prefixUpperBound(from);
-  return to === null ? sql`${column} ~>=~ ${from}` : sql`(${column} ~>=~ ${from} AND ${column} ~<~ ${to})`;
-};
 
 interface FunctionRow {
   personId: string;
@@ -75,8 +68,8 @@ export function peopleRouter(sql: Sql): Router {
       SELECT p.person_id, p.first_name, p.last_name, p.birth_date, count(*) OVER () AS total_records
         FROM person p
        WHERE true
-         ${q.firstName ? sql`AND ${startsWith(sql, sql`lower(p.first_name)`, q.firstName)}` : sql``}
-         ${q.lastName ? sql`AND ${startsWith(sql, sql`lower(p.last_name)`, q.lastName)}` : sql``}
+         ${q.firstName ? sql`AND ${startsWith(sql, sql`lower(p.first_name)`, q.firstName.toLowerCase())}` : sql``}
+         ${q.lastName ? sql`AND ${startsWith(sql, sql`lower(p.last_name)`, q.lastName.toLowerCase())}` : sql``}
          ${q.functionCode || q.companyName || q.fnr ? sql`AND EXISTS (
               SELECT 1 FROM company_party cp JOIN company_function f USING (fnr, pnr) JOIN company c ON c.fnr = cp.fnr
                WHERE cp.person_id = p.person_id
@@ -97,10 +90,11 @@ export function peopleRouter(sql: Sql): Router {
 
   router.get('/people/names', async (ctx) => {
     const q = parseQuery(peopleNamesQuery, ctx.query);
+    const term = q.search.toLowerCase();
     const { rows, total } = await countedPage((limit, offset) => sql<{ personId: string; name: string; birthDate: Date | null; totalRecords: number }[]>`
       SELECT person_id, concat_ws(' ', first_name, last_name) AS name, birth_date, count(*) OVER () AS total_records
         FROM person
-       WHERE ${startsWith(sql, sql`name_norm`, q.search)} OR ${startsWith(sql, sql`lower(last_name)`, q.search)}
+       WHERE ${startsWith(sql, sql`name_norm`, term)} OR ${startsWith(sql, sql`lower(last_name)`, term)}
        ORDER BY name_norm, person_id
        LIMIT ${limit} OFFSET ${offset}`, q);
     ctx.body = presentPage(rows.map((r) => ({ personId: r.personId, name: r.name, birthDate: isoDate(r.birthDate) })), q.page, q.pageSize, total);

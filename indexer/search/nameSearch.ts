@@ -16,6 +16,7 @@
 //            cores the query would have with a misspelt or glued legal form ("gmh", "baugmbh").
 //            Ranked by trigram similarity of the cores or the whole names.
 // Batches (resolve-names) run each band as one statement for all names that still need it.
+import type postgres from 'postgres';
 import type { Sql } from '../../runtime/db.js';
 import { normaliseForSearch } from './postgresScreenerQuery.js';
 
@@ -91,6 +92,12 @@ export function prefixUpperBound(prefix: string): string | null {
 
 /** prefixUpperBound of a normalised core: [a-z0-9 ] only, so it always has one. */
 const prefixEnd = (core: string): string => prefixUpperBound(core)!;
+
+/** `column LIKE 'prefix%'` as the btree range of prefixUpperBound, for a column in byte order (text_pattern_ops). */
+export function startsWith(sql: Sql, column: postgres.PendingQuery<postgres.Row[]>, prefix: string) {
+  const end = prefixUpperBound(prefix);
+  return end === null ? sql`${column} ~>=~ ${prefix}` : sql`(${column} ~>=~ ${prefix} AND ${column} ~<~ ${end})`;
+}
 
 const reverse = (s: string) => [...s].reverse().join('');
 
@@ -173,7 +180,7 @@ export const MAX_NAME_CANDIDATES = 200;
  */
 const prefixCount = (sql: Sql, core: string, cap: number) => sql`
   SELECT count(*)::int AS n FROM (
-    SELECT 1 FROM company_search WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)} ORDER BY name_norm USING ~<~ LIMIT ${sql.unsafe(String(cap))}) p`;
+    SELECT 1 FROM company_search WHERE ${startsWith(sql, sql`name_norm`, core)} ORDER BY name_norm USING ~<~ LIMIT ${sql.unsafe(String(cap))}) p`;
 
 /** The exact and prefix bands of one core read from memory (the screener columns' name index). */
 export interface NameBandRows {
@@ -219,7 +226,7 @@ async function exactAndPrefix(sql: Sql, terms: Term[], limit: number, memory?: N
         ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${exactLimit})
       UNION ALL
       (SELECT 1, fnr, name, city, is_active, 'prefix', similarity(name_norm, ${core})::float8, (SELECT n FROM prefix_total) FROM company_search
-        WHERE name_norm ~>=~ ${core} AND name_norm ~<~ ${prefixEnd(core)}
+        WHERE ${startsWith(sql, sql`name_norm`, core)}
         ORDER BY name_norm USING ~<~, fnr LIMIT ${prefixLimit})`;
   }
   return sql<BandRow[]>`

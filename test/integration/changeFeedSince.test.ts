@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readChangePage, readChangePageJson, readChanges, sealChangeBlocks, type ChangeType } from '../../pipeline/store/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
+import { rowsRead } from '../helpers/tableReads.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 let db: TestDatabase;
@@ -30,12 +31,6 @@ async function expectedIds(since: Date, type?: ChangeType): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-async function rowsRead(tx: Sql): Promise<number> {
-  const [row] = await tx<{ n: number }[]>`
-    SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'change_log'`;
-  return row?.n ?? 0;
-}
-
 describe('feeds filtered by since', () => {
   it.each([[6900, undefined], [6900, 'document'], [7990, undefined], [7000, 'business'], [0, 'document'], [9000, undefined]] as const)(
     'answer every change recorded from second %i on (type %s), the early id with a late time included',
@@ -60,12 +55,12 @@ describe('feeds filtered by since', () => {
     // 7000). The planner takes the primary key for these (it cannot know times grow with ids).
     const reads = await db.sql.begin(async (transaction) => {
       const tx = transaction as unknown as Sql;
-      const start = await rowsRead(tx);
+      const start = await rowsRead(tx, 'change_log');
       const page = await readChangePageJson(tx, { since: at(7001), page: 1, pageSize: 100, countCap: 100_000 });
       expect(page.total).toBe(1000);
-      const afterPage = await rowsRead(tx);
+      const afterPage = await rowsRead(tx, 'change_log');
       expect(await readChanges(tx, { since: at(7001), limit: 100 })).toHaveLength(100);
-      return { page: afterPage - start, aggregated: await rowsRead(tx) - afterPage };
+      return { page: afterPage - start, aggregated: await rowsRead(tx, 'change_log') - afterPage };
     });
     // From the floor (block 6, id 6144 on): the count reads up to 1,857 rows and the page up to 957.
     // From the cursor, each walked the ~7,000 changes before the first match.

@@ -8,6 +8,7 @@ import { peopleRouter } from '../../api/routes/people.js';
 import type { Sql } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
 import { json, serve } from '../helpers/httpClient.js';
+import { rowsRead } from '../helpers/tableReads.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 let db: TestDatabase;
@@ -42,15 +43,11 @@ describe('person name search under cached plans', () => {
       for (const letter of ['m', 'h', 'g', 's', 'b', 'w', 'a']) {
         expect((await http.get(`${path}${letter}`)).status).toBe(200);
       }
-      const rowsRead = async () => {
-        const [row] = await connection<{ n: number }[]>`
-          SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'person'`;
-        return row?.n ?? 0;
-      };
-      const before = await rowsRead();
+      const tx = connection as unknown as Sql;
+      const before = await rowsRead(tx, 'person');
       const body = await json(await http.get(`${path}${selective}`));
       expect(body.data.map((p: { personId: string }) => p.personId)).toEqual(['zyx-quarz-x']);
-      expect(await rowsRead() - before).toBeLessThan(50);
+      expect(await rowsRead(tx, 'person') - before).toBeLessThan(50);
     } finally {
       await http.close();
       await connection`ROLLBACK`;
