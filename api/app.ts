@@ -3,8 +3,9 @@
 // usage flusher).
 //
 // Middleware order, each a middleware of its own:
-//   correlation id -> error handler -> [under /api/v1: API-key auth -> burst limit -> monthly quota
-//   -> billing -> request body -> response type] -> routes (validation -> handler -> presenter)
+//   correlation id -> error handler -> [for a request an API router will answer: API-key auth ->
+//   burst limit -> monthly quota -> billing -> request body -> response type] -> routes
+//   (validation -> handler -> presenter)
 // /health, /metrics and /admin stay outside the access chain, and so do the API's own description
 // (/api/v1/openapi.json) and docs page (/api/v1/docs): a browser cannot send x-api-key, and reading
 // the contract is not a billable call.
@@ -12,6 +13,7 @@ import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import Koa, { type Middleware } from 'koa';
+import compose from 'koa-compose';
 import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
@@ -45,14 +47,8 @@ import { queryRouter } from './routes/queries.js';
 export const API_PREFIX = '/api/v1';
 export { DEFAULT_REDIS_PREFIX };
 
-/** Routes that belong to one account: a key without an account needs a session cookie. */
-export const ACCOUNT_BOUND_PATHS = ['/queries', '/lists', '/exports'].map((p) => API_PREFIX + p);
-
-const PUBLIC_API_PATHS = new Set([API_PREFIX + OPENAPI_PATH, API_PREFIX + DOCS_PATH]);
-
-export function isAccountBound(path: string): boolean {
-  return ACCOUNT_BOUND_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
-}
+/** The public description pages, outside the access chain. */
+export const PUBLIC_API_PATHS = [API_PREFIX + OPENAPI_PATH, API_PREFIX + DOCS_PATH];
 
 export interface AccessChainDeps {
   redis: Redis;
@@ -90,10 +86,20 @@ export interface AppDeps {
   adminToken?: string;
 }
 
-/** Runs `middleware` only for paths under /api/v1 that are not the public description pages. */
-function underApi(middleware: Middleware): Middleware {
-  return (ctx, next) =>
-    (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) && !PUBLIC_API_PATHS.has(ctx.path) ? middleware(ctx, next) : next();
+/**
+ * Serves `router` behind `chain`. Whether the chain runs is decided by the router's own match, the
+ * one its dispatch makes: a path that names any of its routes (with any method, so a 405 is billed
+ * like the endpoint's 400) goes through the chain, and no path the router answers can reach a
+ * handler around it. A prefix test in front of the routes would be a second matcher that can
+ * disagree with the router: one that compared '/api/v1' case-sensitively let '/API/V1/businesses'
+ * through without a key, and koa-router's own `router.use()` middleware has the same flaw (a
+ * case-sensitive prefix RegExp in front of case-insensitive routes).
+ */
+function behindChain(router: Router, chain: Middleware[]): Middleware {
+  const dispatch: Middleware = compose([router.routes(), router.allowedMethods()] as Middleware[]);
+  const guarded = compose([...chain, dispatch]);
+  const namesARoute = (path: string, method: string) => router.match(path, method).path.some((layer) => layer.methods.length > 0);
+  return (ctx, next) => (namesARoute(ctx.path, ctx.method) ? guarded(ctx, next) : dispatch(ctx, next));
 }
 
 function billedCounter(registry: Registry | undefined): ((subject: string) => void) | undefined {
@@ -104,17 +110,20 @@ function billedCounter(registry: Registry | undefined): ((subject: string) => vo
   return () => counter.inc();
 }
 
-function accessChain(deps: AppDeps, access: AccessChainDeps, clock: Clock): Middleware[] {
+/** The access chain for public-data routes and for account-bound ones (saved queries, lists, exports). */
+function accessChains(deps: AppDeps, clock: Clock): { data: Middleware[]; account: Middleware[] } {
+  const body = [requestBody(), responseType()];
+  const access = deps.access;
+  if ('bypassForBenchmarkOnly' in access) return { data: body, account: body };
   const prefix = access.redisPrefix ?? DEFAULT_REDIS_PREFIX;
   const windowMs = access.burstWindowMs ?? DEFAULT_BURST_WINDOW_MS;
   const resolver = access.resolver ?? createPrincipalResolver(deps.sql, clock, access.principalCacheMs);
   const admission = access.admission ?? createRedisAdmission(access.redis, { prefix, burstLimit: access.burstLimit, burstWindowMs: windowMs });
-  return [
-    apiKeyAuth({ resolver, isAccountBound }),
-    burstLimit(admission, clock, Math.round(windowMs / 1000)),
-    monthlyQuota(clock),
-    billing({ billed: billedCounter(deps.metrics) }),
-  ];
+  const limits = [burstLimit(admission, clock, Math.round(windowMs / 1000)), monthlyQuota(clock), billing({ billed: billedCounter(deps.metrics) })];
+  return {
+    data: [apiKeyAuth({ resolver, accountBound: false }), ...limits, ...body],
+    account: [apiKeyAuth({ resolver, accountBound: true }), ...limits, ...body],
+  };
 }
 
 function mountOperations(app: Koa, deps: AppDeps): void {
@@ -132,26 +141,29 @@ const registerUnreachable: DocumentFetcher = {
   document: () => Promise.reject(new Error('no Firmenbuch adapter configured')),
 };
 
-function apiRouter(deps: AppDeps, clock: Clock): Router {
-  const search = deps.search ?? postgresSearch(deps.sql);
+/** One prefixed router over `routers`, each with its allowed-methods answers. */
+function prefixed(routers: Router[]): Router {
   const api = new Router({ prefix: API_PREFIX });
-  for (const router of [
-    openApiRouter(),
-    catalogueRouter(deps.sql),
-    queryRouter(deps.sql),
-    listRouter(deps.sql),
-    exportRouter(deps.sql, search, deps.log, clock),
-    // Fixed paths under /businesses before the profile's /businesses/{fnr}: the first match answers.
-    changeFeedRouter(deps.sql, deps.log),
-    businessesRouter({ sql: deps.sql, search }),
-    peopleRouter(deps.sql),
-    graphRouter(deps.sql),
-    documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable, log: deps.log }),
-    companyProfileRouter(deps.sql),
-  ]) {
-    api.use(router.routes(), router.allowedMethods());
-  }
+  for (const router of routers) api.use(router.routes(), router.allowedMethods());
   return api;
+}
+
+function apiRouters(deps: AppDeps, clock: Clock): { publicPages: Router; account: Router; data: Router } {
+  const search = deps.search ?? postgresSearch(deps.sql);
+  return {
+    publicPages: prefixed([openApiRouter()]),
+    account: prefixed([queryRouter(deps.sql), listRouter(deps.sql), exportRouter(deps.sql, search, deps.log, clock)]),
+    data: prefixed([
+      catalogueRouter(deps.sql),
+      // Fixed paths under /businesses before the profile's /businesses/{fnr}: the first match answers.
+      changeFeedRouter(deps.sql, deps.log),
+      businessesRouter({ sql: deps.sql, search }),
+      peopleRouter(deps.sql),
+      graphRouter(deps.sql),
+      documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable, log: deps.log }),
+      companyProfileRouter(deps.sql),
+    ]),
+  };
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -165,14 +177,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler(deps.log));
   mountOperations(app, deps);
 
-  if (!('bypassForBenchmarkOnly' in deps.access)) {
-    for (const step of accessChain(deps, deps.access, clock)) app.use(underApi(step));
-  }
-  app.use(underApi(requestBody()));
-  app.use(underApi(responseType()));
-
-  const api = apiRouter(deps, clock);
-  app.use(api.routes());
-  app.use(api.allowedMethods());
+  const routers = apiRouters(deps, clock);
+  const chains = accessChains(deps, clock);
+  app.use(behindChain(routers.publicPages, []));
+  app.use(behindChain(routers.account, chains.account));
+  app.use(behindChain(routers.data, chains.data));
   return app;
 }

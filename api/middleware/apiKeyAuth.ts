@@ -10,8 +10,8 @@ import { setPrincipal } from '../requestState.js';
 
 export interface ApiKeyAuthOptions {
   resolver: PrincipalResolver;
-  /** Whether the route at this path belongs to one account. */
-  isAccountBound: (path: string) => boolean;
+  /** Whether the routes behind this step belong to one account (set where the chain is mounted, not by path). */
+  accountBound: boolean;
 }
 
 async function sessionAccount(ctx: Context, resolver: PrincipalResolver): Promise<string | undefined> {
@@ -19,14 +19,14 @@ async function sessionAccount(ctx: Context, resolver: PrincipalResolver): Promis
   return token ? resolver.bySessionToken(token) : undefined;
 }
 
-export function apiKeyAuth({ resolver, isAccountBound }: ApiKeyAuthOptions): Middleware {
+export function apiKeyAuth({ resolver, accountBound }: ApiKeyAuthOptions): Middleware {
   return async (ctx, next) => {
     const key = ctx.get('x-api-key').trim();
     if (key === '') throw new AccessError(401, MESSAGES.missingKey);
     const principal = await resolver.byApiKey(key);
     if (!principal) throw new AccessError(401, MESSAGES.invalidKey);
     let sessionAccountId: string | undefined;
-    if (principal.accountId === null && isAccountBound(ctx.path)) {
+    if (principal.accountId === null && accountBound) {
       sessionAccountId = await sessionAccount(ctx, resolver);
       if (!sessionAccountId) throw new AccessError(401, MESSAGES.accountRequired);
     }

@@ -30,6 +30,9 @@ revoked key stops working within 5 seconds.
 - Order: authentication, then burst limit, then quota, then the endpoint. Every call that gets past the three costs
   exactly one request, whatever the endpoint answers (400, 404, 413, 415 and 500 included). 401s and burst 429s are
   not billed; a quota 429 is not billed either (it never reaches the endpoint) but does take a burst-window slot.
+- A path that names no operation is a **404** ProblemDetails before authentication, with or without a key, and is
+  not billed. Paths are matched without regard to case and with an optional trailing slash; any form that reaches an
+  operation goes through authentication, limits and billing like the canonical one.
 - **429** \`{ "error" }\`: \`Retry-After: 60\` means the burst limit; a larger value means the monthly quota
   (seconds until the reset, never below 61, so the two causes cannot be confused). The quota body's \`error\`
   begins with "Monthly quota exceeded".

@@ -48,7 +48,10 @@ describe('billing', () => {
 
     expect((await get('/courts', user.key)).status).toBe(200);
     expect((await get('/courts?pageSize=0', user.key)).status).toBe(400);
+    expect((await get('/edikte/changes/999999999', user.key)).status).toBe(404);
+    // A path that names no operation never reaches the chain: a 404 without a key, and free.
     expect((await get('/no-such-endpoint', user.key)).status).toBe(404);
+    expect((await get('/no-such-endpoint')).status).toBe(404);
     await db.sql`ALTER TABLE function_code RENAME TO function_code_hidden`;
     try {
       expect((await get('/assignmentfunctions', user.key)).status).toBe(500);
@@ -88,24 +91,24 @@ describe('burst limit: 1000 requests per 60 s sliding window, per key', () => {
     // 1000 requests spread over 49.95 s: one every 50 ms (sequential, so each sees its own time).
     for (let i = 0; i < 1000; i++) {
       now = start + i * 50;
-      expect((await get('/no-such-endpoint', user.key)).status).toBe(404);
+      expect((await get('/courts?pageSize=0', user.key)).status).toBe(400);
     }
     now = start + 59_999;
-    const refused = await get('/no-such-endpoint', user.key);
+    const refused = await get('/courts?pageSize=0', user.key);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(refused.headers.get('ratelimit-reset')).toBe('1');
     expect((await json(refused)).error).toMatch(/^Burst limit exceeded/);
     // The limit is per key: another key of the same account is not limited.
-    expect((await get('/no-such-endpoint', other.key)).status).toBe(404);
+    expect((await get('/courts?pageSize=0', other.key)).status).toBe(400);
 
     now = start + 60_000; // the first request leaves the window
-    expect((await get('/no-such-endpoint', user.key)).status).toBe(404);
-    expect((await get('/no-such-endpoint', user.key)).status).toBe(429); // the second is still inside
+    expect((await get('/courts?pageSize=0', user.key)).status).toBe(400);
+    expect((await get('/courts?pageSize=0', user.key)).status).toBe(429); // the second is still inside
     now = start + 60_050;
-    const admitted = await get('/no-such-endpoint', user.key);
-    expect(admitted.status).toBe(404);
+    const admitted = await get('/courts?pageSize=0', user.key);
+    expect(admitted.status).toBe(400);
     expect(admitted.headers.get('ratelimit-limit')).toBe('1000');
     expect(admitted.headers.get('ratelimit-remaining')).toBe('0');
 
@@ -202,11 +205,16 @@ describe('public paths', () => {
     expect((await http.get('/api/v1/docs')).status).not.toBe(401);
   });
 
-  it('are only those: every other /api/v1 path goes through the chain, and look-alikes reach no operator route', async () => {
-    for (const path of ['/api/v1', '/api/v1/courts', '/api/v1/openapi.json.bak', '/api/v1/no-such-endpoint']) {
+  it('are only those: every operation goes through the chain, a path naming none is a 404, and look-alikes reach no operator route', async () => {
+    for (const path of ['/api/v1/courts', '/api/v1/courts/', '/API/V1/COURTS']) {
       const res = await http.get(path);
       expect(res.status, path).toBe(401);
       expect(res.headers.get('x-correlation-id'), path).toBeTruthy();
+    }
+    for (const path of ['/api/v1', '/api/v1/openapi.json.bak', '/api/v1/no-such-endpoint', '/API/V1/openapi.json.bak']) {
+      const res = await http.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/problem\+json/);
     }
     expect((await http.get('/healthz')).status).toBe(404);
     expect((await http.get('/api/v1x/courts')).status).toBe(404);

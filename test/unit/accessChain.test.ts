@@ -42,10 +42,9 @@ function fakeAdmission(outcome: AdmissionResult['outcome'] = 'admitted') {
   return { admission, calls };
 }
 
-let http: TestHttp | undefined;
+const servers: TestHttp[] = [];
 afterEach(async () => {
-  await http?.close();
-  http = undefined;
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 /** correlation id -> error handler -> the given steps -> a handler that answers by path. */
@@ -67,13 +66,13 @@ async function app(steps: Middleware[], billed: string[] = []): Promise<TestHttp
     }
     ctx.body = { principal: principalOf(ctx) ?? null };
   });
-  http = await serve(koa);
+  const http = await serve(koa);
+  servers.push(http);
   return http;
 }
 
 const NOW = Date.UTC(2025, 2, 14, 12, 0, 0);
 const clock = () => NOW;
-const isAccountBound = (path: string) => path === '/account';
 
 describe('correlation id', () => {
   it('echoes x-correlation-id on a success and generates one when none was sent', async () => {
@@ -98,7 +97,7 @@ describe('correlation id', () => {
     ['404', '/missing', { 'x-api-key': 'account-key' }],
     ['500', '/boom', { 'x-api-key': 'account-key' }],
   ])('is on the %s response, echoed and generated', async (_status, path, headers) => {
-    const h = await app([apiKeyAuth({ resolver, isAccountBound })]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false })]);
     const echoed = await h.get(path, { ...headers, 'x-correlation-id': 'trace-77' });
     expect(echoed.headers.get('x-correlation-id')).toBe('trace-77');
     const generated = await h.get(path, headers);
@@ -108,15 +107,13 @@ describe('correlation id', () => {
   it('is on both 429s, echoed and generated', async () => {
     for (const outcome of ['burst', 'quota'] as const) {
       const { admission } = fakeAdmission(outcome);
-      const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock)]);
+      const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock)]);
       const res = await h.get('/ok', { 'x-api-key': 'account-key', 'x-correlation-id': `c-${outcome}` });
       expect(res.status).toBe(429);
       expect(res.headers.get('x-correlation-id')).toBe(`c-${outcome}`);
       const generated = await h.get('/ok', { 'x-api-key': 'account-key' });
       expect(generated.status).toBe(429);
       expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
-      await http!.close();
-      http = undefined;
     }
   });
 });
@@ -170,7 +167,7 @@ describe('API-key authentication', () => {
     ['empty', { 'x-api-key': '  ' }],
     ['unknown', { 'x-api-key': 'nope' }],
   ])('answers a %s key with 401 application/json { error }', async (_case, headers) => {
-    const h = await app([apiKeyAuth({ resolver, isAccountBound })]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false })]);
     const res = await h.get('/ok', headers);
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -178,15 +175,15 @@ describe('API-key authentication', () => {
   });
 
   it('passes a valid key on with its principal', async () => {
-    const h = await app([apiKeyAuth({ resolver, isAccountBound })]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false })]);
     const res = await h.get('/ok', { 'x-api-key': 'account-key' });
     expect(res.status).toBe(200);
     expect((await json(res)).principal).toEqual(ACCOUNT_KEY);
   });
 
   it('refuses a service key on an account-bound route without a session cookie', async () => {
-    const h = await app([apiKeyAuth({ resolver, isAccountBound })]);
-    expect((await h.get('/ok', { 'x-api-key': 'service-key' })).status).toBe(200);
+    expect((await (await app([apiKeyAuth({ resolver, accountBound: false })])).get('/ok', { 'x-api-key': 'service-key' })).status).toBe(200);
+    const h = await app([apiKeyAuth({ resolver, accountBound: true })]);
     const res = await h.get('/account', { 'x-api-key': 'service-key' });
     expect(res.status).toBe(401);
     expect((await json(res)).error).toMatch(/belongs to an account/);
@@ -194,14 +191,14 @@ describe('API-key authentication', () => {
   });
 
   it("lets a service key with a valid session cookie act for the session's account", async () => {
-    const h = await app([apiKeyAuth({ resolver, isAccountBound })]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: true })]);
     const res = await h.get('/account', { 'x-api-key': 'service-key', cookie: 'session=good-session' });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ accountId: 'acc-9' });
   });
 
   it("uses an account key's own account, whatever cookie comes along", async () => {
-    const h = await app([apiKeyAuth({ resolver, isAccountBound })]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: true })]);
     const res = await h.get('/account', { 'x-api-key': 'account-key', cookie: 'session=good-session' });
     expect(await json(res)).toEqual({ accountId: 'acc-1' });
   });
@@ -211,7 +208,7 @@ describe('burst limit', () => {
   it('answers 429 { error } with Retry-After: 60, the RateLimit and X-Quota headers, and stops the request', async () => {
     const { admission } = fakeAdmission('burst');
     const reached: string[] = [];
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()], reached);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing()], reached);
     const res = await h.get('/ok', { 'x-api-key': 'account-key' });
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -228,7 +225,7 @@ describe('burst limit', () => {
 
   it('passes the key, the metering subject, the quota and the injected time to the admission', async () => {
     const { admission, calls } = fakeAdmission();
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
     await h.get('/ok', { 'x-api-key': 'account-key' });
     expect(calls).toEqual([{ keyId: 'k1', subject: 'account:acc-1', monthlyQuota: 100, now: NOW }]);
   });
@@ -238,7 +235,7 @@ describe('monthly quota', () => {
   it('answers 429 whose error begins with the monthly-quota message, Retry-After until 00:00 UTC on the 1st', async () => {
     const { admission } = fakeAdmission('quota');
     const reached: string[] = [];
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()], reached);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing()], reached);
     const res = await h.get('/ok', { 'x-api-key': 'account-key' });
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -259,7 +256,7 @@ describe('monthly quota', () => {
 
   it('shows unlimited plans as unlimited in X-Quota-Limit and X-Quota-Remaining', async () => {
     const { admission } = fakeAdmission();
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
     const res = await h.get('/ok', { 'x-api-key': 'service-key' });
     expect(res.headers.get('x-quota-limit')).toBe('unlimited');
     expect(res.headers.get('x-quota-remaining')).toBe('unlimited');
@@ -267,7 +264,7 @@ describe('monthly quota', () => {
 
   it('puts the quota and rate-limit headers on admitted responses, errors included', async () => {
     const { admission } = fakeAdmission();
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
     for (const path of ['/ok', '/bad', '/missing', '/boom']) {
       const res = await h.get(path, { 'x-api-key': 'account-key' });
       expect(res.headers.get('x-quota-limit')).toBe('100');
@@ -283,7 +280,7 @@ describe('billing and the order of the chain', () => {
   it('bills every admitted call exactly once, whatever the endpoint answers', async () => {
     const { admission, calls } = fakeAdmission();
     const billed: string[] = [];
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing({ billed: (s) => billed.push(s) })]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing({ billed: (s) => billed.push(s) })]);
     const statuses = [];
     for (const path of ['/ok', '/bad', '/missing', '/boom']) statuses.push((await h.get(path, { 'x-api-key': 'account-key' })).status);
     expect(statuses).toEqual([200, 400, 404, 500]);
@@ -293,10 +290,11 @@ describe('billing and the order of the chain', () => {
 
   it('never asks the admission for a 401: unauthenticated and account-less calls are not billed', async () => {
     const { admission, calls } = fakeAdmission();
-    const h = await app([apiKeyAuth({ resolver, isAccountBound }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
+    const h = await app([apiKeyAuth({ resolver, accountBound: false }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
     expect((await h.get('/ok')).status).toBe(401);
     expect((await h.get('/ok', { 'x-api-key': 'revoked' })).status).toBe(401);
-    expect((await h.get('/account', { 'x-api-key': 'service-key' })).status).toBe(401);
+    const bound = await app([apiKeyAuth({ resolver, accountBound: true }), burstLimit(admission, clock), monthlyQuota(clock), billing()]);
+    expect((await bound.get('/account', { 'x-api-key': 'service-key' })).status).toBe(401);
     expect(calls).toEqual([]);
   });
 });
