@@ -46,7 +46,7 @@ import { benchServerNodeArgs, spawnBenchServer, type BenchServer } from './bench
 import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { indexOnce, rebuildReadModel } from '../indexer/indexer.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
-import { writeSyntheticCorpus } from '../pipeline/firmenbuch/syntheticCorpus.js';
+import { writeSyntheticCorpus } from '../pipeline/firmenbuch/fake/syntheticCorpus.js';
 import { BUNDLED_CORPUS, replay } from '../pipeline/replay/replay.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';

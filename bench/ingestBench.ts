@@ -57,7 +57,7 @@ async function parserBench(xmls: string[]) {
 
 async function pdfBench() {
   const { extractPdfText } = await import('../pipeline/documents/pdfText.js');
-  const { simplePdf } = await import('../pipeline/firmenbuch/syntheticCorpus.js');
+  const { simplePdf } = await import('../pipeline/firmenbuch/fake/syntheticCorpus.js');
   const pages = Array.from({ length: 10 }, (_, p) =>
     Array.from({ length: 45 }, (_, l) => `Seite ${p + 1}, Zeile ${l + 1}: Anhang zum Jahresabschluss, Erläuterungen zur Bilanz und GuV.`),
   );
@@ -75,7 +75,7 @@ async function startFakeProcess(dir: string): Promise<{ url: string; child: Chil
   const profDir = process.env.BENCH_CPU_PROF;
   const child = spawn(process.execPath, [
     ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, 'fake-upstream')] : []),
-    '--import', 'tsx', new URL('../pipeline/firmenbuch/fakeUpstreamCli.ts', import.meta.url).pathname, '--fixtures', dir, '--port', '0',
+    '--import', 'tsx', new URL('../pipeline/firmenbuch/fake/fakeUpstreamCli.ts', import.meta.url).pathname, '--fixtures', dir, '--port', '0',
   ], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -210,7 +210,7 @@ async function runWorkerChild(opts: WorkerChildOptions) {
 }
 
 async function main() {
-  const { writeSyntheticCorpus } = await import('../pipeline/firmenbuch/syntheticCorpus.js');
+  const { writeSyntheticCorpus } = await import('../pipeline/firmenbuch/fake/syntheticCorpus.js');
   const { migrate } = await import('../runtime/migrate.js');
   const { dropDatabase } = await import('../test/helpers/testDatabase.js');
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });

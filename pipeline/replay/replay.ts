@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { changeWindows } from '../firmenbuch/changeWindows.js';
-import { startFakeFirmenbuch, type FaultOptions } from '../firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch, type FaultOptions } from '../firmenbuch/fake/fakeUpstream.js';
 import { QUEUES } from '../jobs/names.js';
 import { startPipeline } from '../pipelineWorker.js';
 import { safeChangeBound } from '../store/changeLog.js';

@@ -4,7 +4,7 @@
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
 import { startApi } from '../../api/server.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
-import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import { bootstrap, runMain } from '../bootstrap.js';

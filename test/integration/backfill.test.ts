@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { backfillRoots } from '../../pipeline/firmenbuch/backfill.js';
-import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { startPipeline, type Pipeline } from '../../pipeline/pipelineWorker.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

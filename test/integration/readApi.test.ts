@@ -12,7 +12,7 @@ import { documentsRouter, REGISTER_UNAVAILABLE } from '../../api/routes/document
 import { graphRouter } from '../../api/routes/graph.js';
 import { peopleRouter } from '../../api/routes/people.js';
 import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
-import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { keepFetchedContent } from '../../pipeline/store/documentStore.js';

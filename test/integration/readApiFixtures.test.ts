@@ -17,7 +17,7 @@ import { companyProfileRouter } from '../../api/routes/companyProfile.js';
 import { documentsRouter } from '../../api/routes/documents.js';
 import { graphRouter } from '../../api/routes/graph.js';
 import { peopleRouter } from '../../api/routes/people.js';
-import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';

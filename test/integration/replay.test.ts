@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { replay, type ReplayOptions } from '../../pipeline/replay/replay.js';
 import type { Sql } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';

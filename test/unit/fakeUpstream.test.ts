@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadFirmenbuchCorpus, type FirmenbuchCorpus } from '../../pipeline/firmenbuch/corpus.js';
+import { loadFirmenbuchCorpus, type FirmenbuchCorpus } from '../../pipeline/firmenbuch/fake/corpus.js';
 import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
-import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fakeUpstream.js';
+import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import {
   parseSucheFirma,
@@ -29,7 +29,7 @@ import {
   type SoapVersion,
 } from '../../pipeline/firmenbuch/soapEnvelope.js';
 import { FirmenbuchFaultError, parseSoapResponse } from '../../pipeline/firmenbuch/soapResponse.js';
-import { fnrOf, writeSyntheticCorpus } from '../../pipeline/firmenbuch/syntheticCorpus.js';
+import { fnrOf, writeSyntheticCorpus } from '../../pipeline/firmenbuch/fake/syntheticCorpus.js';
 
 const CORPUS_DIR = fileURLToPath(new URL('../../fixtures/corpus', import.meta.url));
 const TODAY = '2026-11-01';

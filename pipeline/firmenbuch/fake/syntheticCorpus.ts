@@ -10,10 +10,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fnrCheckLetter, fnrDigitsPadded } from '../../schemas/identifiers.js';
-import { KEY_FIGURES, emptyFigures, figureJsonKey, type FigureValues } from '../../schemas/keyFigures.js';
-import type { CodeText } from './extractParser.js';
-import type { CompanyChange, DocumentChange, DocumentListing } from './registerParsers.js';
+import { fnrCheckLetter, fnrDigitsPadded } from '../../../schemas/identifiers.js';
+import { KEY_FIGURES, emptyFigures, figureJsonKey, type FigureValues } from '../../../schemas/keyFigures.js';
+import type { CodeText } from '../extractParser.js';
+import type { CompanyChange, DocumentChange, DocumentListing } from '../registerParsers.js';
 import {
   FIRMENBUCH_OPERATIONS,
   SOAP_11_ENVELOPE_NS,
@@ -21,7 +21,7 @@ import {
   escapeXml,
   type FirmenbuchOperation,
   type SoapVersion,
-} from './soapEnvelope.js';
+} from '../soapEnvelope.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Seeded randomness

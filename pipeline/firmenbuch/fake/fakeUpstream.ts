@@ -23,11 +23,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { fnrCheckLetter } from '../../schemas/identifiers.js';
+import { fnrCheckLetter } from '../../../schemas/identifiers.js';
 import { loadFirmenbuchCorpus, type CorpusCompany, type FirmenbuchCorpus } from './corpus.js';
-import { parseXmlOrderedFast, type OrderedElement } from './fastXml.js';
-import type { CompanyChange, DocumentChange, DocumentListing } from './registerParsers.js';
-import { SUCHEFIRMA_MAX_HITS } from './registerParsers.js';
+import { parseXmlOrderedFast, type OrderedElement } from '../fastXml.js';
+import type { CompanyChange, DocumentChange, DocumentListing } from '../registerParsers.js';
+import { SUCHEFIRMA_MAX_HITS } from '../registerParsers.js';
 import {
   FIRMENBUCH_OPERATIONS,
   SOAP_11_ENVELOPE_NS,
@@ -35,7 +35,7 @@ import {
   escapeXml,
   type FirmenbuchOperation,
   type SoapVersion,
-} from './soapEnvelope.js';
+} from '../soapEnvelope.js';
 import {
   FIRMENBUCH_COURTS,
   LEGAL_FORMS,

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { FigureValues } from '../../schemas/keyFigures.js';
-import { parseAuszug, type CompanyExtract } from './extractParser.js';
+import type { FigureValues } from '../../../schemas/keyFigures.js';
+import { parseAuszug, type CompanyExtract } from '../extractParser.js';
 import {
   parseSucheUrkunde,
   parseVeraenderungenFirma,
@@ -15,8 +15,8 @@ import {
   type CompanyChange,
   type DocumentChange,
   type DocumentListing,
-} from './registerParsers.js';
-import { childElement, childText, parseSoapResponse, type XmlElement } from './soapResponse.js';
+} from '../registerParsers.js';
+import { childElement, childText, parseSoapResponse, type XmlElement } from '../soapResponse.js';
 
 export interface CorpusManifest {
   firmenbuch: {

@@ -3,8 +3,8 @@
 // Prints the base URL (point FIRMENBUCH_BASE_URL at it) and serves until SIGINT/SIGTERM.
 
 import { parseArgs } from 'node:util';
-import type { FirmenbuchOperation } from './soapEnvelope.js';
-import { FIRMENBUCH_OPERATIONS } from './soapEnvelope.js';
+import type { FirmenbuchOperation } from '../soapEnvelope.js';
+import { FIRMENBUCH_OPERATIONS } from '../soapEnvelope.js';
 import { startFakeFirmenbuch, type FaultOptions } from './fakeUpstream.js';
 
 const USAGE = `usage: fakeUpstreamCli --fixtures <dir> [--port 9090] [--host 127.0.0.1] [--api-key KEY] [--today yyyy-mm-dd]
