@@ -2,10 +2,10 @@
 // late-committing change is skipped) and keeps the search read model up to date; rebuilds it into a
 // new versioned table and swaps the company_search view over in one transaction while readers keep
 // reading.
+import { readChanges, safeChangeBound, sealChangeBlocks } from '../runtime/changeLog.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ServiceMetrics } from '../runtime/metrics.js';
-import { readChanges, safeChangeBound, sealChangeBlocks } from '../pipeline/store/changeLog.js';
 import { startPolling } from './pollLoop.js';
 import { COLUMNS, READ_MODEL, bulkLoadSql, createIndexesSql, createTableSql, indexNames, upsertDocumentsSql } from './companySearchTable.js';
 
@@ -176,7 +176,7 @@ export interface RunningIndexer {
 export function startIndexer(sql: Sql, log: Logger, intervalMs = 250): RunningIndexer {
   return startPolling(async () => {
     const applied = await indexOnce(sql);
-    // Same cadence, so the change feeds' running totals keep up with the log (pipeline/store/changeLog.ts).
+    // Same cadence, so the change feeds' running totals keep up with the log (runtime/changeLog.ts).
     await sealChangeBlocks(sql);
     return applied;
   }, log, 'indexer', intervalMs);

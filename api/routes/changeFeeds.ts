@@ -3,7 +3,7 @@
 // so a consumer that stores the highest id it has seen misses nothing.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { changeSnapshot, readChangePageJson, readChanges, type ChangeRow, type ChangeType } from '../../pipeline/store/changeLog.js';
+import { changeSnapshot, readChangePageJson, readChanges, type ChangeRow, type ChangeType } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { presentCourtNotice } from '../../schemas/courtNoticeRecords.js';

@@ -5,13 +5,13 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { safeChangeBound } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { changeWindows } from '../firmenbuch/changeWindows.js';
 import { startFakeFirmenbuch, type FaultOptions } from '../firmenbuch/fake/fakeUpstream.js';
 import { QUEUES } from '../jobs/names.js';
 import { startPipeline } from '../pipelineWorker.js';
-import { safeChangeBound } from '../store/changeLog.js';
 
 /** The corpus shipped with the project (fixtures/corpus, layout in its README). */
 export const BUNDLED_CORPUS = resolve(import.meta.dirname, '../../fixtures/corpus');

@@ -4,8 +4,9 @@
 // change row, only lastCrawledAt.
 import { createHash } from 'node:crypto';
 import type { CompanyExtract, Party } from '../firmenbuch/extractParser.js';
+import type { ChangeAction } from '../../runtime/changeLog.js';
 import type { Sql, TransactionSql } from '../../runtime/db.js';
-import { recordChanges, type ChangeAction, type NewChange } from './changeLog.js';
+import { recordChanges, type NewChange } from './changeLog.js';
 
 /** Extract fields that describe the register's state; the rest (query time, checksum) is volatile. */
 const TRACKED_FIELDS = [

@@ -2,7 +2,7 @@
 // (schemas/sql/0017): after a few pages of 1000, PL/pgSQL switches a statement to its generic plan, and
 // a generic plan that walks the primary key and filters by type reads the whole log for a rare type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readChangePageJson, sealChangeBlocks, type ChangeType } from '../../pipeline/store/changeLog.js';
+import { readChangePageJson, sealChangeBlocks, type ChangeType } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import { rowsRead } from '../helpers/tableReads.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

@@ -2,7 +2,7 @@
 // one whose time is later than its id suggests (a long transaction's), and the read starts at the
 // first sealed block that can hold such a change instead of walking the log from the cursor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readChangePage, readChangePageJson, readChanges, sealChangeBlocks, type ChangeType } from '../../pipeline/store/changeLog.js';
+import { readChangePage, readChangePageJson, readChanges, sealChangeBlocks, type ChangeType } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import { rowsRead } from '../helpers/tableReads.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

@@ -2,7 +2,8 @@
 // consumer that keeps the highest id it has seen never misses a change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentChange } from '../../api/routes/changeFeeds.js';
-import { readChangePage, readChangePageJson, readChanges, recordChanges, safeChangeBound, SEEK_MIN_OFFSET, type ChangeType, type NewChange } from '../../pipeline/store/changeLog.js';
+import { recordChanges, type NewChange } from '../../pipeline/store/changeLog.js';
+import { readChangePage, readChangePageJson, readChanges, safeChangeBound, SEEK_MIN_OFFSET, type ChangeType } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import { insertChanges, insertRolledBack } from '../helpers/changeRows.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

@@ -3,9 +3,9 @@
 // the client helper with every drop surfaced, and rebuilds into a new versioned index with one
 // atomic alias swap (remove + add in one request). The previous index is kept for rollback.
 import type { Client } from '@elastic/elasticsearch';
+import { readChanges, safeChangeBound } from '../../../runtime/changeLog.js';
 import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { readChanges, safeChangeBound } from '../../../pipeline/store/changeLog.js';
 import { DOCUMENT_SELECT } from '../../companySearchTable.js';
 import { startPolling } from '../../pollLoop.js';
 import { INDEX_ALIAS, INDEX_MAPPINGS, INDEX_SETTINGS, parseIndexName, versionedIndexName } from './mapping.js';
