@@ -16,6 +16,7 @@ import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
 import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../runtime/db.js';
+import type { DocumentSource } from '../runtime/documentSource.js';
 import type { Logger } from '../runtime/logger.js';
 import { createPrincipalResolver, type PrincipalResolver } from './accounts/principals.js';
 import { systemClock, type Clock } from './clock.js';
@@ -34,7 +35,7 @@ import { businessesRouter } from './routes/businesses.js';
 import { catalogueRouter } from './routes/catalogues.js';
 import { changeFeedRouter } from './routes/changeFeeds.js';
 import { companyProfileRouter } from './routes/companyProfile.js';
-import { documentsRouter, type DocumentFetcher } from './routes/documents.js';
+import { documentsRouter } from './routes/documents.js';
 import { graphRouter } from './routes/graph.js';
 import { peopleRouter } from './routes/people.js';
 import { exportRouter } from './routes/exports.js';
@@ -77,8 +78,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Search backend of GET /businesses, /businesses/count and saved-query exports; the Postgres read model by default. */
   search?: SearchBackend;
-  /** Where documents the pipeline does not hold are fetched from (the Firmenbuch adapter). */
-  documents?: DocumentFetcher;
+  /** Where documents the pipeline does not hold are fetched from and kept (built by the entry points). */
+  documents?: DocumentSource;
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
   /** Queues shown on the operator board at /admin/queues (needs adminToken). */
@@ -137,8 +138,9 @@ function mountOperations(app: Koa, deps: AppDeps): void {
 }
 
 /** Without a Firmenbuch adapter, documents not stored locally answer the contract's 503. */
-const registerUnreachable: DocumentFetcher = {
-  document: () => Promise.reject(new Error('no Firmenbuch adapter configured')),
+const registerUnreachable: DocumentSource = {
+  fetch: () => Promise.reject(new Error('no Firmenbuch adapter configured')),
+  keep: () => Promise.resolve(),
 };
 
 /** One prefixed router over `routers`, each with its allowed-methods answers. */
@@ -160,7 +162,7 @@ function apiRouters(deps: AppDeps, clock: Clock): { publicPages: Router; account
       businessesRouter({ sql: deps.sql, search }),
       peopleRouter(deps.sql),
       graphRouter(deps.sql),
-      documentsRouter({ sql: deps.sql, firmenbuch: deps.documents ?? registerUnreachable, log: deps.log }),
+      documentsRouter({ sql: deps.sql, documents: deps.documents ?? registerUnreachable, log: deps.log }),
       companyProfileRouter(deps.sql),
     ]),
   };

@@ -3,9 +3,8 @@
 // register (and kept, when the document is known). When the register cannot be reached the answer is
 // 503 text/plain with exactly the contract's sentence.
 import Router from '@koa/router';
-import type { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
-import { keepFetchedContent } from '../../pipeline/store/documentStore.js';
 import type { Sql } from '../../runtime/db.js';
+import type { DocumentSource, FetchedDocument } from '../../runtime/documentSource.js';
 import type { Logger } from '../../runtime/logger.js';
 import { notFound } from '../errors.js';
 import { noQuery, parseQuery } from '../validation.js';
@@ -18,9 +17,7 @@ export function documentContentType(key: string, stored: string | null): string 
   return /_PDF$/i.test(key) ? 'application/pdf' : 'application/xml';
 }
 
-export type DocumentFetcher = Pick<FirmenbuchClient, 'document'>;
-
-export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher; log: Logger }): Router {
+export function documentsRouter(deps: { sql: Sql; documents: DocumentSource; log: Logger }): Router {
   const router = new Router();
   router.get('/documents/download/:documentKey', async (ctx) => {
     parseQuery(noQuery, ctx.query);
@@ -30,15 +27,10 @@ export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher; l
     let content = stored?.content ?? null;
     let contentType = documentContentType(key, stored?.contentType ?? null);
     if (!content) {
+      let live: FetchedDocument | null;
       try {
-        const live = await deps.firmenbuch.document(key);
-        if (!live.content) throw notFound(`The register holds no content for document ${key}.`);
-        content = live.content;
-        contentType = documentContentType(key, live.contentType ?? stored?.contentType ?? null);
-      } catch (err) {
-        const name = (err as Error).name;
-        if (name === 'ApiError') throw err;
-        if (name === 'FirmenbuchFaultError' && (err as { kind?: string }).kind === 'invalidKey') throw notFound(`No document has the key ${key}.`);
+        live = await deps.documents.fetch(key);
+      } catch {
         // Unreachable, throttled, timed out or answering nonsense: the contract's 503, not a 500.
         ctx.status = 503;
         ctx.type = 'text/plain; charset=utf-8';
@@ -46,10 +38,14 @@ export function documentsRouter(deps: { sql: Sql; firmenbuch: DocumentFetcher; l
         ctx.body = REGISTER_UNAVAILABLE;
         return;
       }
+      if (!live) throw notFound(`No document has the key ${key}.`);
+      if (!live.content) throw notFound(`The register holds no content for document ${key}.`);
+      content = live.content;
+      contentType = documentContentType(key, live.contentType ?? stored?.contentType ?? null);
       // Keeping the copy only saves the next request a fetch: the register answered, so a failure here
       // is ours, not the register's, and the client still gets its document.
       if (stored) {
-        await keepFetchedContent(deps.sql, key, content).catch((err: Error) =>
+        await deps.documents.keep(key, content).catch((err: Error) =>
           deps.log.warn({ err, documentKey: key }, 'fetched document not kept; the next request fetches it again'));
       }
     }

@@ -4,6 +4,7 @@
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
 import { startApi } from '../../api/server.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
+import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
@@ -32,7 +33,7 @@ runMain(async () => {
   const search = await createSearchBackend(rt.sql, { elasticsearchUrl: rt.config.ELASTICSEARCH_URL, screenerColumns: rt.config.SCREENER_COLUMNS, log: rt.log });
   const api = await startApi({
     sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl, search,
-    documents: new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 }),
+    documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 })),
   });
   console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'\n  docs:         ${api.baseUrl}/docs\n`);
   onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, rt.close]);

@@ -4,6 +4,7 @@
 import { startApi } from '../../api/server.js';
 import { ensureReadModel, registerIndexerLagMetric } from '../../indexer/indexer.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
+import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { bootstrap, runMain } from '../bootstrap.js';
@@ -58,7 +59,7 @@ runMain(async () => {
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
       queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
       search,
-      documents: new FirmenbuchClient({ baseUrl: firmenbuch.baseUrl, apiKey: firmenbuch.apiKey, timeoutMs: 30_000 }),
+      documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: firmenbuch.baseUrl, apiKey: firmenbuch.apiKey, timeoutMs: 30_000 })),
     });
     console.log(`API: ${api.baseUrl}`);
     closers.unshift(api.close); // stop taking requests first

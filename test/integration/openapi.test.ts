@@ -63,7 +63,7 @@ describe('GET /api/v1/openapi.json', () => {
       ...routesOf(exportRouter(db.sql, postgresSearch(db.sql), log, Date.now)),
       ...routesOf(changeFeedRouter(db.sql, createLogger('silent'))), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
       ...routesOf(peopleRouter(db.sql)), ...routesOf(graphRouter(db.sql)), ...routesOf(companyProfileRouter(db.sql)),
-      ...routesOf(documentsRouter({ sql: db.sql, firmenbuch: { document: () => Promise.reject(new Error('unused')) }, log: createLogger('silent') })),
+      ...routesOf(documentsRouter({ sql: db.sql, documents: { fetch: () => Promise.reject(new Error('unused')), keep: () => Promise.resolve() }, log: createLogger('silent') })),
     ].sort();
     expect(documented).toEqual(served);
     expect(documented).toContain('GET /oenace');

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { type Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../api/openapi/document.js';
-import type { DocumentFetcher } from '../../api/routes/documents.js';
+import type { DocumentSource } from '../../runtime/documentSource.js';
 import { accountWithKey } from '../helpers/apiAccess.js';
 import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
@@ -28,11 +28,12 @@ let api: TestApi;
 let key: string;
 /** Fetches from the upstream register, which a request without a key must never cause. */
 let upstreamCalls = 0;
-const documents: DocumentFetcher = {
-  document: () => {
+const documents: DocumentSource = {
+  fetch: () => {
     upstreamCalls++;
     return Promise.reject(new Error('register down in this test'));
   },
+  keep: () => Promise.resolve(),
 };
 
 beforeAll(async () => {

@@ -12,6 +12,7 @@ import { documentsRouter, REGISTER_UNAVAILABLE } from '../../api/routes/document
 import { graphRouter } from '../../api/routes/graph.js';
 import { peopleRouter } from '../../api/routes/people.js';
 import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
+import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   for (const router of [
     peopleRouter(db.sql),
     graphRouter(db.sql),
-    documentsRouter({ sql: db.sql, firmenbuch: { document: (key) => (upstreamDown ? down : live).document(key) }, log }),
+    documentsRouter({ sql: db.sql, documents: firmenbuchDocumentSource(db.sql, { document: (key) => (upstreamDown ? down : live).document(key) }), log }),
     companyProfileRouter(db.sql),
   ]) api.use(router.routes());
   app.use(api.routes());

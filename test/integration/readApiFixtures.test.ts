@@ -17,6 +17,7 @@ import { companyProfileRouter } from '../../api/routes/companyProfile.js';
 import { documentsRouter } from '../../api/routes/documents.js';
 import { graphRouter } from '../../api/routes/graph.js';
 import { peopleRouter } from '../../api/routes/people.js';
+import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
@@ -302,7 +303,7 @@ beforeAll(async () => {
   app.use(correlationId());
   app.use(errorHandler(log));
   const api = new Router({ prefix: '/api/v1' });
-  for (const router of [peopleRouter(db.sql), graphRouter(db.sql), documentsRouter({ sql: db.sql, firmenbuch: live, log }), companyProfileRouter(db.sql)]) {
+  for (const router of [peopleRouter(db.sql), graphRouter(db.sql), documentsRouter({ sql: db.sql, documents: firmenbuchDocumentSource(db.sql, live), log }), companyProfileRouter(db.sql)]) {
     api.use(router.routes());
   }
   app.use(api.routes());
