@@ -7,9 +7,7 @@
 //   from postal_locality, a court from the catalogue;
 // - about a third with one filing (a few with two), figures long-tailed (log-normal, scaled by a
 //   company size), some negatives (equity, results), many nulls (small companies publish no P&L).
-import type { ParsedAnnualAccount } from '../pipeline/firmenbuch/annualAccountParser.js';
-import type { CompanyExtract } from '../pipeline/firmenbuch/extractParser.js';
-import type { DocumentListing } from '../pipeline/firmenbuch/registerParsers.js';
+import type { CompanyExtract, DocumentListing, ParsedAnnualAccount } from '../schemas/firmenbuchRecords.js';
 import { fnrCheckLetter } from '../schemas/identifiers.js';
 import { KEY_FIGURES, emptyFigures, figureJsonKey, type FigureValues } from '../schemas/keyFigures.js';
 

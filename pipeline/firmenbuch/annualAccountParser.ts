@@ -14,39 +14,13 @@
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { KEY_FIGURES, emptyFigures, figureJsonKey } from '../../schemas/keyFigures.js';
-import type { FigureValues, KeyFigureDefinition } from '../../schemas/keyFigures.js';
+import type { KeyFigureDefinition } from '../../schemas/keyFigures.js';
+import type { ParsedAnnualAccount } from '../../schemas/firmenbuchRecords.js';
 import { canonicalFnr, registerDate } from '../../schemas/identifiers.js';
 import { parseXmlFast, type FastXmlProfile } from './fastXml.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public types
-
-export interface ParsedAnnualAccount {
-  format: 'legacy' | 'jab4';
-  /** Canonical FN (`30435h`), null when the filing carries none or an unreadable one. */
-  fnr: string | null;
-  companyName: string | null;
-  /** Balance-sheet date `yyyy-mm-dd` (`GJ/ENDE`, `GESCHAEFTSJAHR/ENDE`). */
-  documentDate: string | null;
-  fiscalYearStart: string | null;
-  fiscalYearEnd: string | null;
-  /** `WAEHRUNG` (legacy) / `BILANZ_WAEHRUNG` (JAb 4.0). */
-  currency: string | null;
-  /** JAb 4.0: `E`, `HE`, `TE`, `ZTE`, `HTE`, `ME`; legacy: `TSD` (WERT_TSD = j) or `E`. */
-  unit: string;
-  unitFactor: number;
-  /** `EINORDNUNG`/`EINSTUFUNG` (legacy) or `GROESSENKLASSE` (JAb 4.0). */
-  sizeClass: string | null;
-  /** Gesamtkostenverfahren / Umsatzkostenverfahren; null when the filing has no P&L. */
-  pnlMethod: 'GKV' | 'UKV' | null;
-  /** JAb 4.0 `JAHRESABSCHLUSS_KONZERNABSCHLUSS` (`JAB`, `JAB-ANLAGE12`, ...); legacy `ABSCHLUSSART`. */
-  kind: string | null;
-  /** False for "skeleton" filings that carry no position with a current-year amount at all. */
-  hasPositions: boolean;
-  /** JSON key -> canonical decimal string (EUR after unit scaling; headcount for `employees`) or null. */
-  figures: FigureValues;
-  warnings: string[];
-}
 
 /** Unrecoverable input: not XML, invalid XML, or not an annual-account filing. Never retry. */
 export class AnnualAccountParseError extends Error {

@@ -5,6 +5,9 @@
 // serves "Kurzinformation", which may or may not carry history, shareholders (FKEN="GS") or VOLLZ: all of
 // them are optional here.
 
+import type {
+  CodeText, CompanyAddress, CompanyExtract, CompanyFunction, ForeignRegistration, Holding, MoneyAmount, Party, RegisterEntry,
+} from '../../schemas/firmenbuchRecords.js';
 import { canonicalFnr, personId, registerDate } from '../../schemas/identifiers.js';
 import {
   FirmenbuchResponseParseError,
@@ -18,158 +21,9 @@ import {
 } from './soapResponse.js';
 import type { FirmenbuchOperation } from './soapEnvelope.js';
 
-// ---------------------------------------------------------------------------------------------------
-// Record types
-
-export interface CodeText {
-  code: string;
-  text: string | null;
-}
-
-export interface MoneyAmount {
-  /** Exact decimal as a string (`35000`, `17500.50`): never a float. */
-  amount: string;
-  /** WHR as given (`EUR`); null when the register leaves it out. */
-  currency: string | null;
-}
-
-export interface FormerName {
-  name: string;
-  lines: string[];
-  vnr: string | null;
-}
-
-export interface CompanyAddress {
-  isCurrent: boolean;
-  vnr: string | null;
-  /** `line`: one-liner STELLE; `structured`: STRASSE/HAUSNUMMER/STIEGE/TUERNUMMER. */
-  form: 'line' | 'structured';
-  /** Display line for both forms: STELLE lines, or `Street 3/2/14` (number/staircase/door, Austrian style). */
-  streetLine: string | null;
-  street: string | null;
-  houseNumber: string | null;
-  staircase: string | null;
-  door: string | null;
-  deliveryNote: string | null;
-  zipCode: string | null;
-  city: string | null;
-  /** ISO 3166 alpha-3 as given (`AUT`). */
-  country: string | null;
-  deliverable: boolean | null;
-}
-
-export interface RegisterEntry {
-  vnr: string;
-  executedOn: string | null;
-  court: CodeText | null;
-  az: string | null;
-  applicationTexts: string[];
-  receivedOn: string | null;
-}
-
-export interface CompanyFunction {
-  pnr: string;
-  functionCode: string;
-  functionText: string | null;
-  /** VART, e.g. `{ code: 'E', text: 'Einzelvertretung' }`. */
-  representation: CodeText | null;
-  since: string | null;
-  until: string | null;
-  capital: string | null;
-  paidIn: string | null;
-  currency: string | null;
-  isCurrent: boolean;
-  vnr: string | null;
-  /** TXTVERTR then TEXT lines of the function data group (e.g. "vertritt seit 01.01.2023 selbständig"). */
-  texts: string[];
-}
-
-export interface PersonParty {
-  kind: 'person';
-  pnr: string;
-  vnr: string | null;
-  personId: string;
-  firstName: string | null;
-  lastName: string | null;
-  titles: { before: string | null; after: string | null };
-  birthDate: string | null;
-}
-
-export interface CompanyParty {
-  kind: 'company';
-  pnr: string;
-  vnr: string | null;
-  relatedFnr: string;
-  relatedFnrCheckLetterValid: boolean;
-  name: string | null;
-  address: CompanyAddress | null;
-}
-
-export interface ForeignRegistration {
-  court: string | null;
-  registerNumber: string | null;
-  seat: string | null;
-  legalForm: CodeText | null;
-}
-
-export interface OrganisationParty {
-  kind: 'organisation';
-  pnr: string;
-  vnr: string | null;
-  name: string;
-  address: CompanyAddress | null;
-  foreignRegistration: ForeignRegistration | null;
-}
-
-export type Party = PersonParty | CompanyParty | OrganisationParty;
-
-export interface Holding {
-  holderPnr: string;
-  holderKind: Party['kind'] | null;
-  holderPersonId: string | null;
-  holderFnr: string | null;
-  capital: string | null;
-  paidIn: string | null;
-  currency: string | null;
-  since: string | null;
-  until: string | null;
-  isCurrent: boolean;
-  vnr: string | null;
-}
-
-export interface CompanyExtract {
-  fnr: string;
-  fnrCheckLetterValid: boolean;
-  /** STICHTAG of the extract. */
-  asOf: string | null;
-  /** ABFRAGEZEITPUNKT as sent (ISO date-time with offset). */
-  queriedAt: string | null;
-  /** PRUEFSUMME: unchanged checksum = unchanged extract. */
-  checksum: string | null;
-  name: string | null;
-  nameLines: string[];
-  formerNames: FormerName[];
-  addresses: CompanyAddress[];
-  seat: string | null;
-  municipalityCode: string | null;
-  municipality: string | null;
-  legalForm: CodeText | null;
-  capital: MoneyAmount | null;
-  businessPurpose: string | null;
-  status: 'active' | 'deleted';
-  deletion: { vnr: string | null; executedOn: string | null } | null;
-  /** Court keeping the register: latest VOLLZ HG, else the court prefix of its AZ (text unknown then). */
-  court: CodeText | null;
-  euid: string | null;
-  /** Unternehmensregister key (KUR), the join key of the BMF list. */
-  kur: string | null;
-  registerEntries: RegisterEntry[];
-  functions: CompanyFunction[];
-  parties: Party[];
-  holdings: Holding[];
-  /** Data-quality notes (invalid check letters, unreadable dates or amounts): kept, never fixed silently. */
-  warnings: string[];
-}
+// The record types are defined in schemas/firmenbuchRecords.ts; re-exported for firmenbuchClient.ts
+// and fake/syntheticCorpus.ts, which still import them from here.
+export type { CodeText, CompanyExtract } from '../../schemas/firmenbuchRecords.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Shared value readers (also used by registerParsers.ts)

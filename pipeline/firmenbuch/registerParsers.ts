@@ -1,5 +1,22 @@
-// SUCHEFIRMA, SUCHEURKUNDE, URKUNDE, VERAENDERUNGENFIRMA and VERAENDERUNGENURKUNDE -> plain records.
+// SUCHEFIRMA, SUCHEURKUNDE, URKUNDE, VERAENDERUNGENFIRMA and VERAENDERUNGENURKUNDE -> plain records
+// (schemas/firmenbuchRecords.ts).
 
+import {
+  ARTEN_DER_VERAENDERUNG,
+  type ChangeDetail,
+  type ChangeKind,
+  type CompanyChange,
+  type CompanyChangesResult,
+  type CompanySearchHit,
+  type CompanySearchResult,
+  type DocumentChange,
+  type DocumentChangesResult,
+  type DocumentContent,
+  type DocumentListing,
+  type DocumentMetadata,
+  type DocumentSearchResult,
+  type SearchStatus,
+} from '../../schemas/firmenbuchRecords.js';
 import {
   attribute,
   childElement,
@@ -9,8 +26,14 @@ import {
   elementText,
   type XmlElement,
 } from './soapResponse.js';
-import { Warnings, codeText, dateValue, fnrValue, pnrValue, responseRoot, type CodeText } from './extractParser.js';
-import { ARTEN_DER_VERAENDERUNG, type ArtDerVeraenderung } from './soapEnvelope.js';
+import { Warnings, codeText, dateValue, fnrValue, pnrValue, responseRoot } from './extractParser.js';
+
+// Re-exported for firmenbuchClient.ts and fake/ (fakeUpstream.ts, syntheticCorpus.ts), which still
+// import the records from here.
+export type {
+  CompanyChange, CompanyChangesResult, CompanySearchResult, DocumentChange, DocumentChangesResult, DocumentContent, DocumentListing,
+  DocumentSearchResult,
+} from '../../schemas/firmenbuchRecords.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Document KEY
@@ -33,39 +56,6 @@ function documentFnr(raw: string | null, fallback: string | null, digits: string
 
 // ---------------------------------------------------------------------------------------------------
 // SUCHEFIRMA
-
-export type SearchStatus = 'active' | 'historical' | 'deleted';
-
-export interface CompanySearchHit {
-  fnr: string;
-  fnrCheckLetterValid: boolean;
-  status: SearchStatus;
-  /** STATUS as sent: "" (registered), "historisch", "gelöscht". */
-  statusText: string;
-  name: string | null;
-  nameLines: string[];
-  seat: string | null;
-  legalForm: CodeText | null;
-  /** RECHTSEIGENSCHAFT, e.g. "Kreditunternehmen"; null when empty. */
-  legalCharacteristic: string | null;
-  court: CodeText | null;
-}
-
-export interface CompanySearchResult {
-  request: {
-    name: string | null;
-    exact: boolean | null;
-    searchArea: number | null;
-    court: string | null;
-    legalForm: string | null;
-    legalCharacteristic: string | null;
-    municipalityCode: string | null;
-  };
-  /** The service stops at 1000 hits without paging: a full page means "narrow the search". */
-  hits: CompanySearchHit[];
-  capped: boolean;
-  warnings: string[];
-}
 
 export const SUCHEFIRMA_MAX_HITS = 1000;
 
@@ -132,36 +122,6 @@ export function parseSucheFirma(input: XmlElement | string): CompanySearchResult
 // ---------------------------------------------------------------------------------------------------
 // SUCHEURKUNDE
 
-export interface DocumentListing {
-  key: string;
-  /** Canonical FN (from FNR; older/odd entries without it fall back to the request FN when the KEY agrees). */
-  fnr: string | null;
-  /** FN digits from the KEY prefix, without leading zeros (`30435`); null only for a KEY without that prefix. */
-  fnrDigits: string | null;
-  az: string | null;
-  documentType: CodeText | null;
-  documentDate: string | null;
-  contentType: string | null;
-  fileExtension: string | null;
-  sizeBytes: number | null;
-  /** BEMERKUNG, e.g. "zum 31.03.2008". */
-  remark: string | null;
-  /** STICHTAG: balance-sheet date of annual accounts. */
-  balanceSheetDate: string | null;
-  /** GKL: W/K/M/G (micro…large), J on 2006–2009 filings (meaning unknown). */
-  sizeClass: string | null;
-  vnr: string | null;
-  /** EINGEREICHT: filed with the court on. */
-  filedOn: string | null;
-}
-
-export interface DocumentSearchResult {
-  requestFnr: string | null;
-  requestAz: string | null;
-  documents: DocumentListing[];
-  warnings: string[];
-}
-
 function sizeValue(raw: string | null, warnings: Warnings): number | null {
   if (raw === null) return null;
   if (!/^\d+$/.test(raw)) {
@@ -206,46 +166,6 @@ export function parseSucheUrkunde(input: XmlElement | string): DocumentSearchRes
 
 // ---------------------------------------------------------------------------------------------------
 // URKUNDE
-
-export interface DocumentMetadata {
-  key: string;
-  /** URKID: document number. */
-  documentId: string | null;
-  fnr: string | null;
-  fnrDigits: string | null;
-  az: string | null;
-  documentType: CodeText | null;
-  documentDate: string | null;
-  /** ZNR: branch number, `000` = head office. */
-  branchNumber: string | null;
-  pnr: string | null;
-  functionCode: string | null;
-  unr: string | null;
-  dkz: string | null;
-  vnr: string | null;
-  remark: string | null;
-  balanceSheetDate: string | null;
-  sizeClass: string | null;
-  /** VON: this version entered the document archive on. */
-  archivedOn: string | null;
-  /** OEFFENTLICH: public document (vs court-internal). */
-  isPublic: boolean | null;
-}
-
-export interface DocumentContent {
-  /** Root STICHTAG: date the document extract was made. */
-  asOf: string | null;
-  metadata: DocumentMetadata;
-  /**
-   * Decoded bytes, null when the response has no DOKUMENT. XML documents are encoded as their XML
-   * declaration says, ISO-8859-1 without one: decoding text is left to the document parser.
-   */
-  content: Buffer | null;
-  contentType: string | null;
-  fileExtension: string | null;
-  sizeBytes: number | null;
-  warnings: string[];
-}
 
 function metadata(meta: XmlElement | null, warnings: Warnings): DocumentMetadata {
   const key = childText(meta, 'KEY') ?? '';
@@ -304,36 +224,10 @@ export function parseUrkunde(input: XmlElement | string): DocumentContent {
 // ---------------------------------------------------------------------------------------------------
 // VERAENDERUNGENFIRMA
 
-/** The three kinds every unfiltered feed reports, plus the typed ones a filtered request returns. */
-export type ChangeKind = 'Neueintragung' | 'Änderung' | 'Löschung' | ArtDerVeraenderung;
-
 const CHANGE_KINDS: ReadonlySet<string> = new Set<ChangeKind>(['Neueintragung', 'Änderung', 'Löschung', ...ARTEN_DER_VERAENDERUNG]);
 
 /** Transliterated spellings are tolerated; they map to the documented ones. */
 const CHANGE_KIND_ALIASES: Readonly<Record<string, ChangeKind>> = { Aenderung: 'Änderung', Loeschung: 'Löschung' };
-
-export type ChangeDetail =
-  | { type: 'function'; pnr: string; functionCode: string }
-  | { type: 'transformation'; takingOverFnr: string | null; transferringFnr: string | null };
-
-export interface CompanyChange {
-  fnr: string;
-  fnrCheckLetterValid: boolean;
-  vnr: string | null;
-  executedOn: string | null;
-  /** ARTDERVERAENDERUNG; `unknown` for a value outside the documented list (kept in kindText). */
-  kind: ChangeKind | 'unknown';
-  kindText: string;
-  details: ChangeDetail[];
-}
-
-export interface CompanyChangesResult {
-  from: string | null;
-  to: string | null;
-  filter: { court: string | null; legalForm: string | null; kind: string | null };
-  changes: CompanyChange[];
-  warnings: string[];
-}
 
 function changeKind(text: string): ChangeKind | 'unknown' {
   if (CHANGE_KINDS.has(text)) return text as ChangeKind;
@@ -391,26 +285,6 @@ export function parseVeraenderungenFirma(input: XmlElement | string): CompanyCha
 
 // ---------------------------------------------------------------------------------------------------
 // VERAENDERUNGENURKUNDE
-
-export interface DocumentChange {
-  key: string;
-  /**
-   * FN digits from the KEY prefix (`4075` from `004075_…`). The feed carries no FNR element, so the check
-   * letter is left to the caller (computable with fnrCheckLetter, or looked up).
-   */
-  fnrDigits: string | null;
-  documentType: CodeText | null;
-  executedOn: string | null;
-  contentType: string | null;
-  fileExtension: string | null;
-}
-
-export interface DocumentChangesResult {
-  from: string | null;
-  to: string | null;
-  documents: DocumentChange[];
-  warnings: string[];
-}
 
 function documentChange(change: XmlElement, warnings: Warnings): DocumentChange {
   const key = childText(change, 'KEY') ?? '';

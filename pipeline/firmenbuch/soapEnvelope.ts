@@ -2,6 +2,7 @@
 // Element names, order and namespaces follow the official request XSDs: the service validates every
 // request against them (xs:sequence), so a missing or misplaced child is a Spring-WS "Validation error".
 
+import type { ArtDerVeraenderung } from '../../schemas/firmenbuchRecords.js';
 import { canonicalFnr, registerDate } from '../../schemas/identifiers.js';
 
 export type SoapVersion = '1.1' | '1.2';
@@ -216,15 +217,6 @@ export interface UrkundeParams {
 export function buildUrkundeRequest(params: UrkundeParams, options: EnvelopeOptions = {}): SoapRequest {
   return buildEnvelope('urkunde', [['KEY', params.key]], options);
 }
-
-/** The typed kinds of change VERAENDERUNGENFIRMA can filter on (and then reports). */
-export const ARTEN_DER_VERAENDERUNG = [
-  'FIRMENBEZEICHNUNG', 'FIRMENSITZ', 'RECHTSFORM', 'EINTRITT_IN_FUNKTION', 'AUSSCHEIDEN_AUS_EINER_FUNKTION', 'VERSCHMELZUNG',
-  'UEBERTRAGENDE_UMWANDLUNG', 'EINBRINGUNG', 'ZUSAMMENSCHLUSS', 'REALTEILUNG', 'SPALTUNG', 'KAPITALAENDERUNG_DER_FIRMA',
-  'KAPITALAENDERUNG_EINES_GESELLSCHAFTERS',
-] as const;
-
-export type ArtDerVeraenderung = (typeof ARTEN_DER_VERAENDERUNG)[number];
 
 export interface VeraenderungenFirmaParams {
   von: string;

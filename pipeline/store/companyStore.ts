@@ -3,7 +3,7 @@
 // extract is compared field by field with the new one: an unchanged extract writes no data and no
 // change row, only lastCrawledAt.
 import { createHash } from 'node:crypto';
-import type { CompanyExtract, Party } from '../firmenbuch/extractParser.js';
+import type { CompanyExtract, CompanyStoreItem, Party } from '../../schemas/firmenbuchRecords.js';
 import type { ChangeAction } from '../../runtime/changeLog.js';
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { recordChanges, type NewChange } from './changeLog.js';
@@ -288,12 +288,9 @@ function currentNameVnr(extract: CompanyExtract): string {
   return extract.registerEntries.map((e) => e.vnr).sort().at(-1) ?? '';
 }
 
-export interface CompanyStoreItem {
-  extract: CompanyExtract;
-  crawledAt?: Date;
-  /** The register entry that triggered the crawl (from the change feed), when known. */
-  vnr?: string | null;
-}
+// The store's input type is defined in schemas/firmenbuchRecords.ts; re-exported for firmenbuchJobs.ts,
+// which still imports it from here.
+export type { CompanyStoreItem } from '../../schemas/firmenbuchRecords.js';
 
 export interface CompanyStoreResult extends StoreResult {
   /** Whether a listing stored or updated documents of this company within the last day (read in the same transaction). */

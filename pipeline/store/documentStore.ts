@@ -1,10 +1,15 @@
 // Stores register documents (Urkundensammlung) and the annual accounts parsed from them, each with
 // its change rows in the same transaction: a new document is a document change; a new or re-derived
 // filing changes the company's figures, which is a business change.
-import type { ParsedAnnualAccount } from '../firmenbuch/annualAccountParser.js';
-import type { DocumentListing } from '../firmenbuch/registerParsers.js';
+import type {
+  AnnualAccountBatchItem, AnnualAccountInput, DocumentListing, DocumentListingsItem, ParsedAnnualAccount,
+} from '../../schemas/firmenbuchRecords.js';
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { recordChanges, type NewChange } from './changeLog.js';
+
+// The stores' input types are defined in schemas/firmenbuchRecords.ts; re-exported for
+// firmenbuchJobs.ts, which still imports them from here.
+export type { AnnualAccountBatchItem, DocumentListingsItem } from '../../schemas/firmenbuchRecords.js';
 
 export interface DocumentStoreResult {
   created: string[];
@@ -103,17 +108,6 @@ export async function storeDocumentContent(sql: Sql, key: string, content: Buffe
      WHERE document_key = ${key}`;
 }
 
-export interface AnnualAccountInput {
-  documentKey: string;
-  fnr: string;
-  parsed: ParsedAnnualAccount;
-  rawXml: string;
-  filedOn: string | null;
-  parserVersion: number;
-  /** The document's fetched bytes, stored (as storeDocumentContent does) in the same transaction. */
-  content?: Buffer;
-}
-
 /**
  * Stores one parsed filing (insert, or update when a re-parse derives different values) and records
  * a business change for the company whose figures it changes. Returns null when nothing changed.
@@ -128,11 +122,6 @@ export async function storeAnnualAccount(sql: Sql, input: AnnualAccountInput): P
 // transaction. Every statement has one text whatever the row count (jsonb_to_recordset), so Postgres
 // plans it once per connection. When a batch fails, each item is written alone, so a bad one fails
 // alone; results come back per item, in order.
-
-export interface DocumentListingsItem {
-  fnr: string;
-  listings: DocumentListing[];
-}
 
 type ListingsResult = DocumentStoreResult & { unfetched?: string[] };
 
@@ -239,11 +228,6 @@ export async function storeDocumentListingsBatch(
     }
   }
   return results;
-}
-
-export interface AnnualAccountBatchItem extends Omit<AnnualAccountInput, 'filedOn'> {
-  /** The filing date; undefined = the document row's, read in the same statement. */
-  filedOn?: string | null;
 }
 
 /** The figures as JSON text with the parser's decimal strings as numbers (never a float on the way). */

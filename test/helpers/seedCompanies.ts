@@ -1,10 +1,9 @@
 // Builds companies with chosen attributes through the real store functions (so every row has its
 // change rows and goes through the indexer), for search and API tests.
-import type { ParsedAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
-import type { CompanyExtract } from '../../pipeline/firmenbuch/extractParser.js';
 import { storeCompanyExtract } from '../../pipeline/store/companyStore.js';
 import { storeAnnualAccount, storeDocumentListings } from '../../pipeline/store/documentStore.js';
 import type { Sql } from '../../runtime/db.js';
+import type { CompanyExtract, ParsedAnnualAccount } from '../../schemas/firmenbuchRecords.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { emptyFigures } from '../../schemas/keyFigures.js';
 

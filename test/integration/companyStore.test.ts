@@ -3,13 +3,13 @@
 // The batched stores (group commit) end in the same rows and change rows as one store per item.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAuszug, type CompanyExtract } from '../../pipeline/firmenbuch/extractParser.js';
+import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
 import { parseAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
-import type { DocumentListing } from '../../pipeline/firmenbuch/registerParsers.js';
 import { storeCompanyExtract, storeCompanyExtracts } from '../../pipeline/store/companyStore.js';
 import { storeAnnualAccount, storeAnnualAccountsBatch, storeDocumentListings, storeDocumentListingsBatch } from '../../pipeline/store/documentStore.js';
 import { readChanges, safeChangeBound } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
+import type { CompanyExtract, DocumentListing } from '../../schemas/firmenbuchRecords.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const fixture = (name: string): CompanyExtract =>

@@ -6,7 +6,7 @@ import {
   canonicalDecimal,
   parseAnnualAccount,
 } from '../../pipeline/firmenbuch/annualAccountParser.js';
-import type { ParsedAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
+import type { ParsedAnnualAccount } from '../../schemas/firmenbuchRecords.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/firmenbuch/filings/', import.meta.url));

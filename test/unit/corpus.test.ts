@@ -9,8 +9,8 @@ import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 import { extractPdfText } from '../../pipeline/documents/pdfText.js';
 import { AnnualAccountParseError, parseAnnualAccount } from '../../pipeline/firmenbuch/annualAccountParser.js';
 import { loadFirmenbuchCorpus, type FirmenbuchCorpus } from '../../pipeline/firmenbuch/fake/corpus.js';
-import type { PersonParty } from '../../pipeline/firmenbuch/extractParser.js';
 import { writeSyntheticCorpus } from '../../pipeline/firmenbuch/fake/syntheticCorpus.js';
+import type { PersonParty } from '../../schemas/firmenbuchRecords.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS_DIR = path.join(ROOT, 'fixtures/corpus');

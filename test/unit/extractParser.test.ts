@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FirmenbuchFaultError, parseSoapResponse } from '../../pipeline/firmenbuch/soapResponse.js';
 import { SOAP_12_ENVELOPE_NS } from '../../pipeline/firmenbuch/soapEnvelope.js';
-import { parseAuszug, type CompanyExtract } from '../../pipeline/firmenbuch/extractParser.js';
+import { parseAuszug } from '../../pipeline/firmenbuch/extractParser.js';
 import {
   fnrDigitsFromKey,
   parseSucheFirma,
@@ -12,6 +12,7 @@ import {
   parseVeraenderungenFirma,
   parseVeraenderungenUrkunde,
 } from '../../pipeline/firmenbuch/registerParsers.js';
+import type { CompanyExtract } from '../../schemas/firmenbuchRecords.js';
 
 const FIXTURES = new URL('../../fixtures/firmenbuch/soap/', import.meta.url);
 const read = (file: string): string => readFileSync(new URL(file, FIXTURES), 'utf8');

@@ -6,16 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { CompanyChange, CompanyExtract, DocumentChange, DocumentListing } from '../../../schemas/firmenbuchRecords.js';
 import type { FigureValues } from '../../../schemas/keyFigures.js';
-import { parseAuszug, type CompanyExtract } from '../extractParser.js';
-import {
-  parseSucheUrkunde,
-  parseVeraenderungenFirma,
-  parseVeraenderungenUrkunde,
-  type CompanyChange,
-  type DocumentChange,
-  type DocumentListing,
-} from '../registerParsers.js';
+import { parseAuszug } from '../extractParser.js';
+import { parseSucheUrkunde, parseVeraenderungenFirma, parseVeraenderungenUrkunde } from '../registerParsers.js';
 import { childElement, childText, parseSoapResponse, type XmlElement } from '../soapResponse.js';
 
 export interface CorpusManifest {
