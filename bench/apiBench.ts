@@ -52,8 +52,7 @@ import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
 import { migrate } from '../runtime/migrate.js';
-import { ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
-import { dropDatabase } from '../test/helpers/testDatabase.js';
+import { dropDatabase, ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
 
 
 const BENCH_DATABASE = 'companydata_bench';

@@ -22,7 +22,7 @@ import { replay } from '../pipeline/replay/replay.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
-import { ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
+import { dropDatabase, ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
 
 const { values } = parseArgs({
   options: {
@@ -212,7 +212,6 @@ async function runWorkerChild(opts: WorkerChildOptions) {
 async function main() {
   const { writeSyntheticCorpus } = await import('../pipeline/firmenbuch/fake/syntheticCorpus.js');
   const { migrate } = await import('../runtime/migrate.js');
-  const { dropDatabase } = await import('../test/helpers/testDatabase.js');
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const server = await resolvePostgresServer(config, log);
   const redisUrl = await resolveRedisUrl(config, log);

@@ -56,6 +56,16 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
   }
 }
 
+/** Drops a database, closing the connections still open to it (tests and benchmarks drop their own). */
+export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 async function startLocalCluster(log: Logger): Promise<boolean> {
   if (!onPath('pg_ctlcluster') || !existsSync('/etc/postgresql')) return false;
   const versions = readdirSync('/etc/postgresql');

@@ -8,8 +8,7 @@ import { loadConfig } from '../../runtime/config.js';
 import { createSql, withDatabase } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
 import { migrate } from '../../runtime/migrate.js';
-import { ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../../runtime/services.js';
-import { dropDatabase } from './testDatabase.js';
+import { dropDatabase, ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../../runtime/services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,15 +3,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createSql, withDatabase, type Sql } from '../../runtime/db.js';
-
-export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
-  try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-}
+import { dropDatabase } from '../../runtime/services.js';
 
 export interface TestDatabase {
   name: string;
