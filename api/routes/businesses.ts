@@ -3,10 +3,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { autocompleteNames, resolveBand, resolveNames } from '../../indexer/search/nameSearch.js';
-import { screenerFilterShape } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import type { Sql } from '../../runtime/db.js';
+import { screenerFilterShape } from '../../schemas/screenerParameters.js';
 import { presentScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';

@@ -1,33 +1,15 @@
-// The screener's filter parameters by their exact names, and the canonical form of a filter set
-// (../shared/spec/api-decisions.md "Request bodies"): fnr normalised, numbers as numbers, booleans as
-// booleans, empty values dropped, keys sorted. Two filter sets are equal when their canonical forms
-// are. Saved queries store this form. Every value must also pass the screener's own parameter schema
-// (indexer/search/screenerFilters.ts), so a saved query holds nothing GET /businesses would refuse.
+// The canonical form of a screener filter set (../shared/spec/api-decisions.md "Request bodies"):
+// fnr normalised, numbers as numbers, booleans as booleans, empty values dropped, keys sorted. Two
+// filter sets are equal when their canonical forms are. Saved queries store this form. Names and
+// kinds are the screener's parameters (schemas/screenerParameters.ts), and every value must also pass
+// the screener's own parameter schema, so a saved query holds nothing GET /businesses would refuse.
 import type { z } from 'zod';
-import { screenerFilterShape } from '../../indexer/search/screenerFilters.js';
-import { FIGURE_BY_PARAM, KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
+import { FIGURE_BY_PARAM } from '../../schemas/keyFigures.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
+import {
+  PAGING_PARAMETERS, SCREENER_FILTERS, screenerFilterShape, type CanonicalFilters, type FilterKind, type FilterValue,
+} from '../../schemas/screenerParameters.js';
 import type { FieldErrors } from '../errors.js';
-
-export type FilterKind = 'text' | 'fnr' | 'boolean' | 'number' | 'figureName';
-
-const TEXT_FILTERS = ['search', 'city', 'zipCode', 'courtCode', 'legalFormCode', 'oenaceCode', 'gisaLicenseKey'] as const;
-
-export const SCREENER_FILTERS: ReadonlyMap<string, FilterKind> = new Map<string, FilterKind>([
-  ...TEXT_FILTERS.map((name) => [name, 'text'] as const),
-  ['fnr', 'fnr'],
-  ['active', 'boolean'],
-  ['isScheinunternehmen', 'boolean'],
-  ...KEY_FIGURES.flatMap((f) => [[`${figureParam(f)}_gte`, 'number'], [`${figureParam(f)}_lte`, 'number']] as const),
-  ['orderBy', 'figureName'],
-  ['orderByDescending', 'boolean'],
-]);
-
-/** Screener parameters that shape one answer, not the query: never part of a saved filter set. */
-export const PAGING_PARAMETERS = new Set(['page', 'pageSize', 'countOnly']);
-
-export type FilterValue = string | number | boolean;
-export type CanonicalFilters = Record<string, FilterValue>;
 
 function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');

@@ -1,11 +1,12 @@
 // From the screener's parameters to the search backends' ScreenerQuery, for GET /businesses, its count
 // and saved-query exports alike: a saved query exports exactly the companies, in exactly the order,
 // that GET /businesses answers for the same filters.
-import type { Sql } from '../../runtime/db.js';
-import { oenaceEdv, screenerFilters, toScreenerQuery, type ScreenerFilterInput, type ScreenerQuery } from '../../indexer/search/screenerFilters.js';
+import { oenaceEdv, toScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
+import type { Sql } from '../../runtime/db.js';
+import { screenerFilters, type CanonicalFilters, type ScreenerFilterInput, type ScreenerQuery } from '../../schemas/screenerParameters.js';
 import { validationFailed } from '../errors.js';
-import { filterParams, type CanonicalFilters } from './filters.js';
+import { filterParams } from './filters.js';
 
 /** Resolves an ÖNACE code in any spelling (with or without section letter) to its EDV path, or 400. */
 async function resolveOenace(sql: Sql, code: string | undefined): Promise<string | undefined> {

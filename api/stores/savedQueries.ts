@@ -3,7 +3,7 @@
 // if its new filters equal another record of the account, that other record is folded into the
 // pinned one (deleted), so the id the client holds stays valid and the filters stay unique.
 import type { Sql } from '../../runtime/db.js';
-import type { CanonicalFilters } from '../screener/filters.js';
+import type { CanonicalFilters } from '../../schemas/screenerParameters.js';
 
 export interface SavedQueryRow {
   id: string;

@@ -5,7 +5,7 @@
 // btree usable for the common "sort by a filtered figure" case, the rows with the figure and those
 // without are two ordered, limited branches; the outer ORDER BY only merges at most offset+limit rows.
 import { KEY_FIGURES, figureColumn } from '../../schemas/keyFigures.js';
-import type { ScreenerQuery } from './screenerFilters.js';
+import type { ScreenerQuery } from '../../schemas/screenerParameters.js';
 
 export interface SqlQuery {
   text: string;

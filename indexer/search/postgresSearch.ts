@@ -1,8 +1,8 @@
 // The Postgres search backend over the company_search read model.
 import type { Sql } from '../../runtime/db.js';
 import { figuresFromColumns } from '../../schemas/figureRecords.js';
+import type { ScreenerQuery } from '../../schemas/screenerParameters.js';
 import { buildCountQuery, buildPageQuery } from './postgresScreenerQuery.js';
-import type { ScreenerQuery } from './screenerFilters.js';
 import { resultFromRows, type ScreenerRow, type SearchBackend } from './searchBackend.js';
 
 

@@ -1,66 +1,10 @@
-// The screener's parameters (GET /businesses, /businesses/count, saved queries), derived from the
-// figure list: `<figure>_gte` / `<figure>_lte` for all 47 figures and `orderBy` on any figure base.
-// The parsed form is what both search backends take.
-import { z } from 'zod';
-import { KEY_FIGURES, figureParam, type KeyFigureDefinition } from '../../schemas/keyFigures.js';
-import { fnrFilterValue } from '../../schemas/identifiers.js';
+// From the screener's parsed parameters (schemas/screenerParameters.ts) to the ScreenerQuery both
+// search backends take.
+import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
+import type { FigureRange, ScreenerFilterInput, ScreenerQuery } from '../../schemas/screenerParameters.js';
 
-const decimal = z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number such as 1500000 or -250.5');
-const bool = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
-const text = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-
-export const FIGURE_PARAMS = KEY_FIGURES.map(figureParam);
-
-const rangeShape = Object.fromEntries(
-  FIGURE_PARAMS.flatMap((p) => [[`${p}_gte`, decimal.optional()], [`${p}_lte`, decimal.optional()]]),
-) as Record<string, z.ZodOptional<typeof decimal>>;
-
-/** Filter parameters: everything but paging. Saved queries store exactly these. */
-export const screenerFilterShape = {
-  search: text().optional(),
-  fnr: text(20).transform(fnrFilterValue).optional(),
-  city: text().optional(),
-  zipCode: z.string().trim().regex(/^\d{4}$/, 'must be a four-digit Austrian zip code').optional(),
-  courtCode: z.string().trim().regex(/^\d{3}$/, 'must be a three-digit court code').optional(),
-  legalFormCode: z.string().trim().regex(/^[A-Z]{1,5}$/, 'must be a legal-form code such as GES').optional(),
-  oenaceCode: z.string().trim().regex(/^[A-Ua-u]?\s?\d{0,2}(\.\d{1,2})?(-\d)?$/, 'must be an ÖNACE code such as C, C 10, C 10.7 or C 10.71-1')
-    .refine((v) => v.replace(/\W/g, '') !== '', 'must not be empty').optional(),
-  gisaLicenseKey: z.string().trim().regex(/^\d{1,6}$/, 'must be a trade key (digits)').optional(),
-  active: bool.optional(),
-  isScheinunternehmen: bool.optional(),
-  orderBy: z.enum(FIGURE_PARAMS as [string, ...string[]], { error: `must be one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional(),
-  orderByDescending: bool.optional(),
-  ...rangeShape,
-};
-
-export const screenerFilters = z.object(screenerFilterShape);
-export type ScreenerFilterInput = z.infer<typeof screenerFilters>;
-
-export interface FigureRange {
-  figure: KeyFigureDefinition;
-  gte?: string;
-  lte?: string;
-}
-
-/** The backend-neutral form of a screener request. */
-export interface ScreenerQuery {
-  search?: string;
-  fnr?: string;
-  city?: string;
-  zipCode?: string;
-  courtCode?: string;
-  legalFormCode?: string;
-  /** Resolved ÖNACE EDV code ('C', 'C10', 'C107', 'C1071', 'C10711'): matches its descendants. */
-  oenacePath?: string;
-  gisaLicenseKey?: string;
-  active?: boolean;
-  isScheinunternehmen?: boolean;
-  ranges: FigureRange[];
-  orderBy?: KeyFigureDefinition;
-  descending: boolean;
-  page: number;
-  pageSize: number;
-}
+// Re-exported for indexer/search/columnar/screenerColumns.ts, which still imports it from here.
+export type { ScreenerQuery } from '../../schemas/screenerParameters.js';
 
 /**
  * ÖNACE code in any spelling to the EDV form ('C 10.71-1' -> 'C10711', 'c10.7' -> 'C107'). Codes

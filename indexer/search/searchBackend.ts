@@ -1,8 +1,8 @@
 // One search interface, two backends: Postgres (default) and Elasticsearch (when ELASTICSEARCH_URL is
 // set). Both answer the same ScreenerQuery with the same rows in the same order.
+import type { ScreenerQuery } from '../../schemas/screenerParameters.js';
 import { presentScreenerRow, type PresentedScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
 import type { NameMemory } from './nameSearch.js';
-import type { ScreenerQuery } from './screenerFilters.js';
 
 export type { ScreenerRow } from '../../schemas/screenerRecords.js';
 

@@ -9,10 +9,11 @@ import { elasticsearchSearch } from '../../indexer/search/elasticsearch/esSearch
 import { INDEX_ALIAS } from '../../indexer/search/elasticsearch/mapping.js';
 import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
-import { screenerFilters, toScreenerQuery, oenaceEdv } from '../../indexer/search/screenerFilters.js';
+import { toScreenerQuery, oenaceEdv } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { createLogger } from '../../runtime/logger.js';
 import { KEY_FIGURES, figureJsonKey, figureParam } from '../../schemas/keyFigures.js';
+import { screenerFilters } from '../../schemas/screenerParameters.js';
 import { seedCompanies, seedFnr, type SeedCompany } from '../helpers/seedCompanies.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 

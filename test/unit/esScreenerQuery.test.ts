@@ -5,8 +5,9 @@ import {
   INDEX_MAPPINGS, INDEX_SETTINGS, MAPPING_VERSION, NAME_PREFIX_MAX, parseIndexName, versionedIndexName,
 } from '../../indexer/search/elasticsearch/mapping.js';
 import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
-import { screenerFilters, toScreenerQuery } from '../../indexer/search/screenerFilters.js';
+import { toScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import { KEY_FIGURES, figureColumn } from '../../schemas/keyFigures.js';
+import { screenerFilters } from '../../schemas/screenerParameters.js';
 
 const query = (params: Record<string, string>, paging = { page: 1, pageSize: 10 }, oenacePath?: string) =>
   toScreenerQuery(screenerFilters.strict().parse(params), paging, oenacePath);

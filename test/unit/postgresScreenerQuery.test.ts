@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildCountQuery, buildPageQuery, normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
-import { oenaceEdv, screenerFilters, toScreenerQuery } from '../../indexer/search/screenerFilters.js';
+import { oenaceEdv, toScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import { FIGURE_BY_PARAM } from '../../schemas/keyFigures.js';
+import { screenerFilters } from '../../schemas/screenerParameters.js';
 
 const query = (params: Record<string, string>, paging = { page: 1, pageSize: 10 }) =>
   toScreenerQuery(screenerFilters.strict().parse(params), paging);

@@ -2,9 +2,9 @@
 // booleans as booleans, empty values dropped, keys sorted; names from the screener's parameter list,
 // with the 47 figure ranges derived from schemas/keyFigures.ts.
 import { describe, expect, it } from 'vitest';
-import { canonicalFilters, filterParams, plainDecimal, SCREENER_FILTERS } from '../../api/screener/filters.js';
-import { screenerFilters } from '../../indexer/search/screenerFilters.js';
+import { canonicalFilters, filterParams, plainDecimal } from '../../api/screener/filters.js';
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
+import { SCREENER_FILTERS, screenerFilters } from '../../schemas/screenerParameters.js';
 
 describe('canonical filters', () => {
   it('makes spellings of the same filter set equal', () => {

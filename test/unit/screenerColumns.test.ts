@@ -2,8 +2,8 @@
 // cross-check against Postgres on the same data is test/integration/screenerColumns.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ScreenerColumns, significantDigits, type ColumnRow } from '../../indexer/search/columnar/screenerColumns.js';
-import type { ScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../schemas/keyFigures.js';
+import type { ScreenerQuery } from '../../schemas/screenerParameters.js';
 import { pick, rng } from '../../bench/syntheticCompanies.js';
 
 const figure = (jsonKey: string): KeyFigureDefinition => {

@@ -7,11 +7,11 @@
 // (test/integration/screenerConformance.test.ts runs the suite against both).
 import type { Sql } from '../../../runtime/db.js';
 import type { Logger } from '../../../runtime/logger.js';
+import type { ScreenerQuery } from '../../../schemas/screenerParameters.js';
 import type { PresentedScreenerRow } from '../../../schemas/screenerRecords.js';
 import { READ_MODEL } from '../../companySearchTable.js';
 import { buildPageQuery } from '../postgresScreenerQuery.js';
 import { countMatches, postgresSearch, toScreenerRow } from '../postgresSearch.js';
-import type { ScreenerQuery } from '../screenerFilters.js';
 import { resultFromRows, type ScreenerResult, type SearchBackend } from '../searchBackend.js';
 import { loadColumns, modelState, syncColumns, type LoadedColumns } from './columnSync.js';
 

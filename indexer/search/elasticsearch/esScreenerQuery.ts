@@ -2,8 +2,8 @@
 // produces. Semantics mirror postgresScreenerQuery.ts exactly: filters only (no scoring), figures
 // missing from a filing never match a range and sort last, ties broken by fnr.
 import { figureColumn } from '../../../schemas/keyFigures.js';
+import type { ScreenerQuery } from '../../../schemas/screenerParameters.js';
 import { normaliseForSearch, RESULT_COLUMNS } from '../postgresScreenerQuery.js';
-import type { ScreenerQuery } from '../screenerFilters.js';
 
 type Clause = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // The Elasticsearch search backend: same ScreenerQuery, same rows, same order as the Postgres one.
 import type { Client } from '@elastic/elasticsearch';
 import { KEY_FIGURES, figureColumn, figureJsonKey } from '../../../schemas/keyFigures.js';
-import type { ScreenerQuery } from '../screenerFilters.js';
+import type { ScreenerQuery } from '../../../schemas/screenerParameters.js';
 import { resultFromRows, type ScreenerRow, type SearchBackend } from '../searchBackend.js';
 import { buildEsScreenerRequest } from './esScreenerQuery.js';
 import { INDEX_ALIAS } from './mapping.js';
