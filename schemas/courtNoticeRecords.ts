@@ -1,8 +1,8 @@
 // A court notice as a change left it. A court-notice change records the notice's `court_notice` row
 // as `to_jsonb(court_notice)` writes it (snake_case columns, dates as 'YYYY-MM-DD') in change_log.snapshot;
-// presentCourtNotice shapes it for GET /edikte/changes/{id}, so no stored row reaches a client as is.
+// presentCourtNotice (api/presenters/changes.ts) shapes it for GET /edikte/changes/{id}, so no stored
+// row reaches a client as is.
 import { z } from 'zod';
-import { codeAndText } from './screenerRecords.js';
 
 const text = z.string().nullish().transform((v) => v ?? null);
 // to_jsonb writes numeric as a JSON number; a writer that went through text would give a string.
@@ -40,27 +40,3 @@ export const courtNoticeSnapshot = z.object({
   deleted_at: instant,
   blocks: z.array(storedBlock).nullish().transform((v) => v ?? []),
 });
-
-/**
- * The notice as presented, or null when the change recorded none (or one in another shape: such a
- * snapshot is the writer's bug, and a client is better served by null than by a raw row).
- */
-export function presentCourtNotice(snapshot: unknown) {
-  const parsed = courtNoticeSnapshot.safeParse(snapshot);
-  if (!parsed.success) return null;
-  const n = parsed.data;
-  return {
-    ediktId: n.edikt_id,
-    aktenzeichen: n.aktenzeichen,
-    court: codeAndText(n.court_code, n.court_name),
-    proceeding: codeAndText(n.proceeding_code, n.proceeding_text),
-    debtor: { type: n.debtor_type, name: n.debtor_name, fnr: n.fnr, address: n.debtor_address },
-    openedOn: n.opened_on,
-    firstPublishedOn: n.first_published_on,
-    lastPublishedOn: n.last_published_on,
-    isOpen: n.is_open,
-    deletedAt: n.deleted_at,
-    blocks: n.blocks.map((b) => ({ publishedOn: b.publishedOn, name: b.name, text: b.text, decidedOn: b.decidedOn })),
-    link: { evidence: n.link_evidence, confidence: n.link_confidence },
-  };
-}

@@ -3,13 +3,13 @@
 // so a consumer that stores the highest id it has seen misses nothing.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { changeSnapshot, readChangePageJson, readChanges, type ChangeRow, type ChangeType } from '../../runtime/changeLog.js';
+import { changeSnapshot, readChangePageJson, readChanges, type ChangeType } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
-import { presentCourtNotice } from '../../schemas/courtNoticeRecords.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyBuffers } from '../presenters/bodyBuffers.js';
+import { presentChange, presentCourtNotice } from '../presenters/changes.js';
 import { jsonBody, pageEnvelopeJson } from '../presenters/envelope.js';
 import { noQuery, pagingShape, parseQuery } from '../validation.js';
 
@@ -29,18 +29,6 @@ export const aggregatedQuery = z.object({
   maxResultsPerType: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1')
     .max(AGGREGATED_MAX_PER_TYPE, `must be at most ${AGGREGATED_MAX_PER_TYPE}`).default(100),
 });
-
-/** Change entry per api-decisions.md: the common fields plus the type's own key. */
-export function presentChange(c: ChangeRow) {
-  const entry: Record<string, unknown> = {
-    id: c.id, type: c.type, fnr: c.fnr, recordedAt: c.recordedAt.toISOString(), action: c.action, changedFields: c.changedFields,
-  };
-  if (c.type === 'business') entry.vnr = c.vnr;
-  if (c.type === 'document') entry.documentKey = c.documentKey;
-  if (c.type === 'edikt') entry.ediktId = c.ediktId;
-  if (c.type === 'trade') entry.gisaZahl = c.gisaZahl;
-  return entry;
-}
 
 const FEEDS: Array<[path: string, type: ChangeType | undefined]> = [
   ['/businesses/changes', 'business'],

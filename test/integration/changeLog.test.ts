@@ -1,7 +1,7 @@
 // The change log's reading primitive never serves an id while a lower one may still commit, so a
 // consumer that keeps the highest id it has seen never misses a change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentChange } from '../../api/routes/changeFeeds.js';
+import { presentChange } from '../../api/presenters/changes.js';
 import { recordChanges, type NewChange } from '../../pipeline/store/changeLog.js';
 import { readChangePage, readChangePageJson, readChanges, safeChangeBound, SEEK_MIN_OFFSET, type ChangeType } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';

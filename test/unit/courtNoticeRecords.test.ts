@@ -1,6 +1,6 @@
 // The court notice a change recorded, as GET /edikte/changes/{id} presents it.
 import { describe, expect, it } from 'vitest';
-import { presentCourtNotice } from '../../schemas/courtNoticeRecords.js';
+import { presentCourtNotice } from '../../api/presenters/changes.js';
 
 describe('presentCourtNotice', () => {
   it('gives nulls for the columns a snapshot lacks and drops the ones a client must not see', () => {

@@ -8,10 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from '../../api/openapi/document.js';
-import { presentChange } from '../../api/routes/changeFeeds.js';
+import { presentChange, presentCourtNotice } from '../../api/presenters/changes.js';
 import { presentProfile } from '../../api/routes/companyProfile.js';
 import { REGISTER_UNAVAILABLE } from '../../api/routes/documents.js';
-import { presentCourtNotice } from '../../schemas/courtNoticeRecords.js';
 import { fnrCheckLetter, personId } from '../../schemas/identifiers.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 import { presentScreenerRow } from '../../schemas/screenerRecords.js';
