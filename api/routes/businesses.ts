@@ -7,10 +7,10 @@ import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import type { Sql } from '../../runtime/db.js';
 import { screenerFilterShape } from '../../schemas/screenerParameters.js';
-import { presentScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
 import { bodyBuffers } from '../presenters/bodyBuffers.js';
+import { presentNameHit, presentResolvedName, presentSimilar } from '../presenters/businesses.js';
 import { pageEnvelopeJson, presentPage } from '../presenters/envelope.js';
 import { screenerQueryFrom } from '../screener/screenerQuery.js';
 import { pagingShape, parseQuery, queryBoolean } from '../validation.js';
@@ -48,7 +48,7 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
     // totalRecords counts all candidates up to the cap, not just those ranked for this page.
     const { hits, total } = await autocompleteNames(sql, q.search, q.page * q.pageSize, search.names);
     const page = hits.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
-    ctx.body = presentPage(page.map((h) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive })), q.page, q.pageSize, total);
+    ctx.body = presentPage(page.map(presentNameHit), q.page, q.pageSize, total);
   });
 
   router.post('/businesses/resolve-names', async (ctx) => {
@@ -60,16 +60,7 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
     const candidates = await resolveNames(sql, parsed.data.names, 5);
     ctx.body = parsed.data.names.map((name, i) => {
       const hits = candidates[i]!;
-      const best = hits[0];
-      const band = resolveBand(best);
-      return {
-        name,
-        fnr: band === 'none' ? null : best!.fnr,
-        matchedName: band === 'none' ? null : best!.name,
-        score: best ? Math.round(best.score * 1000) / 1000 : 0,
-        match: band,
-        candidates: hits.map((h) => ({ fnr: h.fnr, name: h.name, score: Math.round(h.score * 1000) / 1000 })),
-      };
+      return presentResolvedName(name, hits, resolveBand(hits[0]));
     });
   });
 
@@ -77,7 +68,7 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
     const q = parseQuery(similarQuery, ctx.query);
     const result = await findSimilar(sql, ctx.params.fnr!, { page: q.page, pageSize: q.pageSize });
     if (!result) throw notFound(`No company has the register number ${ctx.params.fnr}.`);
-    ctx.body = presentPage(result.rows.map((r) => ({ ...presentScreenerRow(r.row), similarity: r.similarity })), q.page, q.pageSize, result.total);
+    ctx.body = presentPage(result.rows.map(presentSimilar), q.page, q.pageSize, result.total);
   });
 
   return router;

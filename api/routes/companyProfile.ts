@@ -1,107 +1,20 @@
 // GET /businesses/{fnr}: the full company profile. The path segment is matched exactly as stored
 // (a leading-zero or upper-case form is a 404). One statement reads the source tables (one round
 // trip and, prepared, one plan per connection instead of 12 queries queueing for a pool of 5); the
-// presenter shapes every field, so no row is returned as is. The JSON response is not built in SQL:
-// Postgres would print numbers differently from JSON.stringify (1e+15, not 1000000000000000).
+// presenter (api/presenters/businesses.ts) shapes every field, so no row is returned as is. The JSON
+// response is not built in SQL: Postgres would print numbers differently from JSON.stringify (1e+15,
+// not 1000000000000000).
 import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
-import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
-import { codeAndText, type ScreenerRow } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
+import { presentProfile, type Profile, type ProfileRow } from '../presenters/businesses.js';
 import { noQuery, parseQuery } from '../validation.js';
-
-const toNumber = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
-
-
-// Every collection arrives as a json array of camelCase objects (the client's column transform does
-// not reach json keys), with the values the presenter got when these were separate queries: dates as
-// 'YYYY-MM-DD' (json renders a date so, independent of DateStyle), numerics cast to text as the client
-// returns numeric columns (Number() below, exactly as before), figures as the stored jsonb.
-type IsoDate = string | null;
-
-interface FilingRow {
-  documentKey: string;
-  documentDate: IsoDate;
-  fiscalYearStart: IsoDate;
-  fiscalYearEnd: IsoDate;
-  currency: string | null;
-  sizeClass: string | null;
-  format: string;
-  pnlMethod: string | null;
-  kind: string | null;
-  filedOn: IsoDate;
-  figures: Record<string, unknown>;
-}
-
-interface PartyColumns {
-  pnr: string;
-  kind: string;
-  personId: string | null;
-  relatedFnr: string | null;
-  organisationId: string | null;
-  partyName: string | null;
-}
-
-interface FunctionRow extends PartyColumns {
-  functionCode: string;
-  functionText: string | null;
-  representationCode: string | null;
-  representationText: string | null;
-  since: IsoDate;
-  until: IsoDate;
-  isCurrent: boolean;
-}
-
-interface HoldingRow extends PartyColumns {
-  capital: string | null;
-  paidIn: string | null;
-  currency: string | null;
-  since: IsoDate;
-  until: IsoDate;
-  isCurrent: boolean;
-}
-
-/** The company columns it shares with a screener hit, then its own. */
-interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFormCode' | 'legalFormText' | 'courtCode' | 'courtText'> {
-  status: string;
-  euid: string | null;
-  seat: string | null;
-  municipalityCode: string | null;
-  municipalityText: string | null;
-  capitalAmount: string | null;
-  capitalCurrency: string | null;
-  businessPurpose: string | null;
-  oenaceNumericCode: string | null;
-  lastCrawledAt: Date | null;
-  isScheinunternehmen: boolean;
-  names: { name: string; vnr: string }[] | null;
-  addresses: {
-    line: string | null; street: string | null; houseNumber: string | null; staircase: string | null; door: string | null;
-    zipCode: string | null; city: string | null; country: string | null; isCurrent: boolean;
-  }[] | null;
-  oenaces: { code: string; isPrimary: boolean; shortTitleDe: string | null; titleDe: string | null; level: number | null; edvCode: string | null }[] | null;
-  entries: { vnr: string; executedOn: IsoDate; courtCode: string | null; courtText: string | null; az: string | null; applicationTexts: string[] }[] | null;
-  functions: FunctionRow[] | null;
-  holdings: HoldingRow[] | null;
-  filings: FilingRow[] | null;
-  documents: {
-    documentKey: string; documentDate: IsoDate; balanceSheetDate: IsoDate; contentType: string | null; filedOn: IsoDate;
-    sizeClass: string | null; sizeBytes: number | null;
-  }[] | null;
-  bogus: { publishedOn: string; decisionFinalOn: IsoDate; deemedSince: IsoDate; name: string }[] | null;
-  notices: {
-    ediktId: string; aktenzeichen: string | null; courtCode: string | null; courtName: string | null; proceedingCode: string | null;
-    proceedingText: string | null; firstPublishedOn: IsoDate; lastPublishedOn: IsoDate; isOpen: boolean; linkEvidence: string | null;
-    linkConfidence: string | null;
-  }[] | null;
-  licences: { gisaZahl: string; tradeKey: string | null; wording: string | null; effectiveFrom: IsoDate; endedOn: IsoDate; isDormant: boolean }[] | null;
-}
 
 /**
  * The whole profile in one statement (one round trip, one prepared plan): the company row plus one
  * correlated json_agg per collection, each with the ORDER BY of the former per-collection query.
  */
-async function loadProfile(sql: Sql, fnr: string) {
+async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
   const [row] = await sql<ProfileRow[]>`
     SELECT c.fnr, c.name, c.legal_form_code, coalesce(lf.name, c.legal_form_text) AS legal_form_text, c.court_code, ct.name AS court_text,
            c.status, c.euid, c.seat, c.municipality_code, c.municipality_text, c.capital_amount, c.capital_currency,
@@ -178,85 +91,6 @@ async function loadProfile(sql: Sql, fnr: string) {
     names: names ?? [], addresses: addresses ?? [], oenaces: oenaces ?? [], entries: entries ?? [], functions: functions ?? [],
     holdings: holdings ?? [], filings: filings ?? [], documents: documents ?? [], bogus: bogus ?? [], notices: notices ?? [],
     licences: licences ?? [],
-  };
-}
-
-type Profile = NonNullable<Awaited<ReturnType<typeof loadProfile>>>;
-
-const partyRef = (r: PartyColumns) =>
-  r.kind === 'person' ? { type: 'person', personId: r.personId } : r.kind === 'company' ? { type: 'company', fnr: r.relatedFnr } : { type: 'organisation', organisationId: r.organisationId };
-
-export function presentProfile(p: Profile) {
-  const c = p.company;
-  const filings = p.filings.map((f) => ({
-    documentKey: f.documentKey,
-    documentDate: f.documentDate,
-    fiscalYearStart: f.fiscalYearStart,
-    fiscalYearEnd: f.fiscalYearEnd,
-    currency: f.currency,
-    sizeClass: f.sizeClass,
-    format: f.format,
-    pnlMethod: f.pnlMethod,
-    kind: f.kind,
-    filedOn: f.filedOn,
-    // Stored figures as JSON numbers: a jsonb number arrives as its exact decimal text and JSON.parse
-    // rounds it as Number() does. Fixed-shape literals (schemas/figureRecords.ts), not Object.fromEntries.
-    ...figuresAsNumbers(f.figures ?? {}),
-  }));
-  const latest = filings[0];
-  return {
-    fnr: c.fnr,
-    name: c.name,
-    legalForm: codeAndText(c.legalFormCode, c.legalFormText),
-    court: codeAndText(c.courtCode, c.courtText),
-    isActive: c.status === 'active',
-    isScheinunternehmen: c.isScheinunternehmen,
-    scheinunternehmenKundmachungen: p.bogus.map((b) => ({
-      name: b.name, publishedOn: b.publishedOn, decisionFinalOn: b.decisionFinalOn, deemedSince: b.deemedSince,
-    })),
-    hasEdikt: p.notices.length > 0,
-    euid: c.euid,
-    seat: c.seat,
-    municipality: codeAndText(c.municipalityCode, c.municipalityText),
-    capital: c.capitalAmount ? { amount: Number(c.capitalAmount), currency: c.capitalCurrency } : null,
-    businessPurpose: c.businessPurpose,
-    formerNames: p.names.map((n) => ({ name: n.name, vnr: n.vnr })),
-    addresses: p.addresses.map((a) => ({
-      street: a.street ?? a.line, houseNumber: a.houseNumber, staircase: a.staircase, door: a.door, zipCode: a.zipCode, city: a.city,
-      country: a.country, isCurrent: a.isCurrent,
-    })),
-    oenaces: p.oenaces.map((o) => ({ code: o.code, kurztitel: o.shortTitleDe, title: o.titleDe, level: o.level, isPrimary: o.isPrimary })),
-    oenaceNumericCode: c.oenaceNumericCode ?? (p.oenaces[0]?.edvCode ? String(p.oenaces[0].edvCode).replace(/^[A-Z]/, '') : null),
-    latestKeyFigures: latest ? presentKeyFigures(p.filings[0]!.figures ?? {}, latest.documentDate) : null,
-    parsedJahresabschluesse: filings,
-    functions: p.functions.map((f) => ({
-      ...partyRef(f), name: f.partyName || null, functionCode: f.functionCode, functionText: f.functionText,
-      representation: codeAndText(f.representationCode, f.representationText),
-      since: f.since, until: f.until, isCurrent: f.isCurrent,
-    })),
-    shareholders: p.holdings.map((h) => ({
-      ...partyRef(h), name: h.partyName || null, capital: toNumber(h.capital), paidIn: toNumber(h.paidIn), currency: h.currency,
-      since: h.since, until: h.until, isCurrent: h.isCurrent,
-    })),
-    registerEntries: p.entries.map((e) => ({
-      vnr: e.vnr, executedOn: e.executedOn, court: codeAndText(e.courtCode, e.courtText), az: e.az,
-      applicationTexts: e.applicationTexts,
-    })),
-    tradeLicenses: p.licences.map((l) => ({
-      gisaZahl: l.gisaZahl, tradeKey: l.tradeKey, wording: l.wording, effectiveFrom: l.effectiveFrom, endedOn: l.endedOn,
-      isDormant: l.isDormant,
-    })),
-    openNotices: p.notices.filter((n) => n.isOpen).map((n) => ({
-      ediktId: n.ediktId, aktenzeichen: n.aktenzeichen, court: codeAndText(n.courtCode, n.courtName),
-      proceeding: codeAndText(n.proceedingCode, n.proceedingText),
-      firstPublishedOn: n.firstPublishedOn, lastPublishedOn: n.lastPublishedOn,
-      link: { evidence: n.linkEvidence, confidence: toNumber(n.linkConfidence) },
-    })),
-    annualAccountDocuments: p.documents.map((d) => ({
-      documentKey: d.documentKey, documentDate: d.documentDate, balanceSheetDate: d.balanceSheetDate,
-      contentType: d.contentType, filedOn: d.filedOn, sizeClass: d.sizeClass, sizeBytes: d.sizeBytes,
-    })),
-    lastCrawledAt: c.lastCrawledAt instanceof Date ? c.lastCrawledAt.toISOString() : null,
   };
 }
 

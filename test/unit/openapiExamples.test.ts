@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from '../../api/openapi/document.js';
 import { presentChange, presentCourtNotice } from '../../api/presenters/changes.js';
-import { presentProfile } from '../../api/routes/companyProfile.js';
+import { presentProfile } from '../../api/presenters/businesses.js';
 import { REGISTER_UNAVAILABLE } from '../../api/routes/documents.js';
 import { fnrCheckLetter, personId } from '../../schemas/identifiers.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
