@@ -1,24 +1,34 @@
 // An in-memory columnar copy of the screener's filter, sort and result fields, kept beside the Postgres
 // read model in the API process. Exact totals over 640k companies are a scan in Postgres (tens to
 // hundreds of ms for a wide range); over typed arrays the same scan costs about a millisecond, and the
-// page is written as JSON text from here (schemas/screenerRecords.ts), with no database round trip.
+// page is written as JSON text from here (rowJson.ts), with no database round trip.
 //
 // Exactness: figures are numerics in Postgres and doubles here. A decimal with at most 15 significant
 // digits maps to a distinct double, and rounding is monotonic, so comparisons and order agree with
 // Postgres for such values. A figure holding any value with more digits is marked inexact, and a
 // threshold with more digits is refused too: such queries go to Postgres (supports() says no).
 //
-// Pure data structure: no I/O. columnSync.ts loads and follows it.
+// Pure data structure: no I/O. columnSync.ts loads and follows it. Its parts: the attribute
+// dictionaries (columnDictionaries.ts), the scan loops (scanKernels.ts), the top-k heap of a sorted
+// page (topByKey.ts), the figure orders (figureOrders.ts) and the result rows as JSON (rowJson.ts).
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
-import { JsonWriter } from '../../../schemas/jsonWriter.js';
-import { codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
 import { MIN_INFIX_CORE, coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../screenerFilters.js';
+import { Dictionary, SetDictionary } from './columnDictionaries.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
 import { FnrColumn, fnrKey } from './fnrColumn.js';
 import { NameIndex } from './nameIndex.js';
+import { ACTIVE, EDIKT, FILING, SCHEIN } from './rowFlags.js';
+import { RowJson } from './rowJson.js';
+import {
+  collectAll, collectEqual, collectFlags, collectRange, keepEqual, keepEqualBySlot, keepFlags, keepFlagsBySlot, keepMasked, keepMaskedBySlot,
+  keepRange, markRows, markSlots,
+} from './scanKernels.js';
+import { TopByKey, offerAll, offerSlots } from './topByKey.js';
 import { grownTo } from './typedArrays.js';
+
+export { SET_SEPARATOR } from './columnDictionaries.js';
 
 /**
  * One read-model row as the columns need it; figures in KEY_FIGURES order, decimal strings or null,
@@ -80,93 +90,6 @@ function splitFigures(text: string): Array<string | null> | null {
   return text.split(',').map((v) => (v === '' ? null : v));
 }
 
-/** Interns strings to small integers; 0 stands for null. */
-class Dictionary {
-  private readonly ids = new Map<string, number>();
-  intern(value: string | null): number {
-    if (value === null) return 0;
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.ids.size + 1;
-      this.ids.set(value, id);
-    }
-    return id;
-  }
-  /** The id of a value, or -1 when no row ever had it (then nothing can match). */
-  find(value: string): number {
-    return this.ids.get(value) ?? -1;
-  }
-}
-
-/**
- * Interns the JSON of presented values (legal form, court, city, ...), kept as bytes. Looked up by
- * the raw values (one Map per kind of piece), so a row's JSON is only written the first time.
- */
-class JsonPieces {
-  private readonly ids = new Map<string, number>();
-  readonly bytes: Uint8Array[] = [];
-  /** The id of the piece `json()` writes, found by `key` (the raw values; unique per kind). */
-  intern(key: string, json: () => string): number {
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.bytes.length;
-      this.ids.set(key, id);
-      this.bytes.push(Buffer.from(json(), 'utf8'));
-    }
-    return id;
-  }
-}
-
-/** A lookup key for nullable raw values: null and '' differ, and no value contains U+0000. */
-const keyOf = (kind: string, a: string | null, b: string | null = null) => `${kind}\u0000${a ?? '\u0001'}\u0000${b ?? '\u0001'}`;
-
-const utf8 = new TextEncoder();
-const EMPTY = new Uint8Array(0);
-
-/** Joins a set's members in the loader's text form (no EDV code or trade key contains it). */
-export const SET_SEPARATOR = '\u001f';
-
-/** Interns string sets (ÖNACE paths, trade keys): most companies share one of a few thousand sets. */
-class SetDictionary {
-  private readonly ids = new Map<string, number>();
-  /** How many distinct sets (ids 0..size-1); the sets themselves live on only in the postings. */
-  private size = 0;
-  /**
-   * Member -> ids of the sets holding it. At 640k companies there are ~100k distinct ÖNACE path sets;
-   * testing each for a member cost ~8 ms a query, the postings a fraction of a millisecond.
-   */
-  private readonly postings = new Map<string, number[]>();
-  intern(set: string[] | string): number {
-    // Most companies have no set or a single member: their key is no new string.
-    const key = typeof set === 'string' ? set : set.length <= 1 ? (set[0] ?? '') : [...set].sort().join(SET_SEPARATOR);
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      const values = typeof set === 'string' ? (set === '' ? [] : set.split(SET_SEPARATOR)) : set;
-      id = this.size++;
-      this.ids.set(key, id);
-      for (const value of new Set(values)) {
-        const holders = this.postings.get(value);
-        if (holders) holders.push(id);
-        else this.postings.set(value, [id]);
-      }
-    }
-    return id;
-  }
-  /** Which set ids hold `value`. */
-  containing(value: string): Uint8Array {
-    const mask = new Uint8Array(this.size);
-    for (const id of this.postings.get(value) ?? []) mask[id] = 1;
-    return mask;
-  }
-}
-
-const ACTIVE = 1;
-const SCHEIN = 2;
-const EDIKT = 4;
-const FILING = 8;
-/** The flags' JSON by their low three bits. */
-const FLAGS_JSON = Array.from({ length: 8 }, (_, bits) => flagsJson((bits & ACTIVE) !== 0, (bits & SCHEIN) !== 0, (bits & EDIKT) !== 0));
-
 export class ScreenerColumns {
   private size = 0;
   private capacity: number;
@@ -184,22 +107,8 @@ export class ScreenerColumns {
   private oenace: Int32Array;
   private trades: Int32Array;
   private flags: Uint8Array;
-  /**
-   * Names as JSON string literals in UTF-8, one after another; row -> its range. 640k names as bytes
-   * take ~25 MB against ~45 MB as strings. A renamed company's new name is appended (the old bytes
-   * stay until the next load).
-   */
-  private names = new Uint8Array(0);
-  private namesUsed = 0;
-  private nameStart: Int32Array;
-  private nameEnd: Int32Array;
-  /** Row -> id of its piece in `pieces` (legal form, court, city, zip code, document date). */
-  private legalFormPiece: Int32Array;
-  private courtPiece: Int32Array;
-  private cityPiece: Int32Array;
-  private zipPiece: Int32Array;
-  private datePiece: Int32Array;
-  private readonly pieces = new JsonPieces();
+  /** Names and presented values as JSON, and recent rows whole (rowJson.ts). */
+  private readonly rowJson: RowJson;
   /** Row -> slot in the figure columns, -1 when the company has no filing (most have none). */
   private slotOf: Int32Array;
   private slotRow: Int32Array;
@@ -213,15 +122,6 @@ export class ScreenerColumns {
   private readonly legalForms = new Dictionary();
   private readonly oenaceSets = new SetDictionary();
   private readonly tradeSets = new SetDictionary();
-  /**
-   * Rows as JSON, for the rows pages keep showing (the largest companies top most figure-sorted
-   * pages): a cached row is copied instead of written, which made a 1000-row page of well-known rows
-   * ~10x cheaper. An upsert drops its row; the oldest entries go first beyond the capacity.
-   */
-  private readonly rowJson = new Map<number, Buffer>();
-  /** json()'s scratch: the writer and the gathered figures. */
-  private readonly writer = new JsonWriter(64 * 1024);
-  private gatherScratch = new Float64Array(0);
   /** The selection of the running query (see select()). */
   private selected = new Int32Array(0);
   /**
@@ -237,9 +137,6 @@ export class ScreenerColumns {
   private mark = 0;
   /** The autocomplete's exact and prefix bands over the same rows (nameIndex.ts). */
   private readonly nameIndex: NameIndex;
-  /** Buffer views for nameBands(): the names' bytes (re-made when they grow), cities by piece id. */
-  private namesView: Buffer | null = null;
-  private readonly cityTexts = new Map<number, string | null>();
   /** How a figure-sorted page is ordered: by the figure's order when it is cheaper ('auto'), or forced (tests). */
   orderStrategy: 'auto' | 'heap' | 'walk' = 'auto';
 
@@ -247,7 +144,7 @@ export class ScreenerColumns {
    * `expectedFigureRows`: companies with a filing, so the figure columns are allocated once.
    * `rowJsonCapacity`: rows kept as JSON (about 1.5 KB each with figures).
    */
-  constructor(expectedRows = 1024, expectedFigureRows = Math.ceil(expectedRows / 2), private readonly rowJsonCapacity = 10_000) {
+  constructor(expectedRows = 1024, expectedFigureRows = Math.ceil(expectedRows / 2), rowJsonCapacity = 10_000) {
     this.capacity = Math.max(16, expectedRows);
     this.fnrs = new FnrColumn(this.capacity);
     this.nameIndex = new NameIndex((a, b) => this.fnrs.compare(a, b), this.capacity);
@@ -258,14 +155,7 @@ export class ScreenerColumns {
     this.oenace = new Int32Array(this.capacity);
     this.trades = new Int32Array(this.capacity);
     this.flags = new Uint8Array(this.capacity);
-    this.legalFormPiece = new Int32Array(this.capacity);
-    this.courtPiece = new Int32Array(this.capacity);
-    this.cityPiece = new Int32Array(this.capacity);
-    this.zipPiece = new Int32Array(this.capacity);
-    this.datePiece = new Int32Array(this.capacity);
-    this.nameStart = new Int32Array(this.capacity);
-    this.nameEnd = new Int32Array(this.capacity);
-    this.names = new Uint8Array(this.capacity * 40);
+    this.rowJson = new RowJson(this.capacity, rowJsonCapacity);
     this.slotOf = new Int32Array(this.capacity).fill(-1);
     this.figureCapacity = Math.max(16, expectedFigureRows);
     this.slotRow = new Int32Array(this.figureCapacity).fill(-1);
@@ -292,14 +182,8 @@ export class ScreenerColumns {
     this.oenace = grow(this.oenace);
     this.trades = grow(this.trades);
     this.flags = grow(this.flags);
-    this.legalFormPiece = grow(this.legalFormPiece);
-    this.courtPiece = grow(this.courtPiece);
-    this.cityPiece = grow(this.cityPiece);
-    this.zipPiece = grow(this.zipPiece);
-    this.datePiece = grow(this.datePiece);
-    this.nameStart = grow(this.nameStart);
-    this.nameEnd = grow(this.nameEnd);
     this.slotOf = grow(this.slotOf, -1);
+    this.rowJson.grow(this.capacity * 2);
     this.capacity *= 2;
   }
 
@@ -329,20 +213,6 @@ export class ScreenerColumns {
     return this.laterRows.get(fnr);
   }
 
-  private storeName(row: number, name: string): void {
-    const json = JSON.stringify(name);
-    // At most 3 bytes per UTF-16 unit.
-    if (this.namesUsed + json.length * 3 > this.names.length) {
-      const grown = new Uint8Array(Math.max(this.names.length * 2, this.namesUsed + json.length * 3));
-      grown.set(this.names.subarray(0, this.namesUsed));
-      this.names = grown;
-    }
-    const { written } = utf8.encodeInto(json, this.names.subarray(this.namesUsed));
-    this.nameStart[row] = this.namesUsed;
-    this.nameEnd[row] = this.namesUsed + written;
-    this.namesUsed += written;
-  }
-
   /** Inserts or replaces a company's row. */
   upsert(r: ColumnRow): void {
     const key = fnrKey(r.fnr);
@@ -354,7 +224,7 @@ export class ScreenerColumns {
       this.slotsByFnr = null;
       if (this.sortedRows === row && (row === 0 || this.fnrs.compareTo(row - 1, r.fnr, key) < 0)) this.sortedRows++;
       else this.laterRows.set(r.fnr, row);
-    } else this.rowJson.delete(row);
+    } else this.rowJson.forget(row);
     this.city[row] = this.cities.intern(r.cityNorm);
     this.zip[row] = this.zips.intern(r.zipCode);
     this.court[row] = this.courts.intern(r.courtCode);
@@ -362,15 +232,9 @@ export class ScreenerColumns {
     this.oenace[row] = this.oenaceSets.intern(r.oenacePaths);
     this.trades[row] = this.tradeSets.intern(r.tradeKeys);
     this.flags[row] = (r.isActive ? ACTIVE : 0) | (r.isScheinunternehmen ? SCHEIN : 0) | (r.hasEdikt ? EDIKT : 0) | (r.hasFiling ? FILING : 0);
-    this.storeName(row, r.name);
+    this.rowJson.set(row, r);
     const nameNorm = r.nameNorm ?? normaliseForSearch(r.name);
     this.nameIndex.set(row, nameNorm, r.coreNorm ?? (coreName(nameNorm) || nameNorm), r.isActive, r.formerNorm ?? undefined);
-    const pieces = this.pieces;
-    this.legalFormPiece[row] = pieces.intern(keyOf('l', r.legalFormCode, r.legalFormText), () => codeAndTextJson(r.legalFormCode, r.legalFormText));
-    this.courtPiece[row] = pieces.intern(keyOf('c', r.courtCode, r.courtText), () => codeAndTextJson(r.courtCode, r.courtText));
-    this.cityPiece[row] = pieces.intern(keyOf('t', r.city), () => JSON.stringify(r.city));
-    this.zipPiece[row] = pieces.intern(keyOf('z', r.zipCode), () => JSON.stringify(r.zipCode));
-    this.datePiece[row] = pieces.intern(keyOf('d', r.documentDate), () => JSON.stringify(r.documentDate));
 
     const figures = typeof r.figures === 'string' ? splitFigures(r.figures) : r.figures;
     const hasFigures = figures !== null && figures.some((v) => v !== null);
@@ -653,7 +517,6 @@ export class ScreenerColumns {
     return out;
   }
 
-  /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
   /**
    * The autocomplete's exact and prefix bands for one core, as nameSearch.ts reads them from Postgres
    * (same rows, same order, same scores); null when the name index cannot answer (see NameIndex).
@@ -665,8 +528,8 @@ export class ScreenerColumns {
       prefixTotal: answer.prefixTotal,
       rows: answer.hits.map((h) => ({
         fnr: this.fnrs.get(h.row),
-        name: this.nameOf(h.row),
-        city: this.cityOf(h.row),
+        name: this.rowJson.nameOf(h.row),
+        city: this.rowJson.cityOf(h.row),
         isActive: (this.flags[h.row]! & ACTIVE) !== 0,
         band: h.band,
         score: h.score,
@@ -679,29 +542,6 @@ export class ScreenerColumns {
     return this.nameIndex.candidateCount(core, cap, MIN_INFIX_CORE);
   }
 
-  /** A row's name, from its JSON literal's bytes. */
-  private nameOf(row: number): string {
-    if (this.namesView?.buffer !== this.names.buffer) this.namesView = Buffer.from(this.names.buffer, this.names.byteOffset, this.names.byteLength);
-    const start = this.nameStart[row]!;
-    const end = this.nameEnd[row]!;
-    // Without a backslash the literal is the name in quotes: no JSON.parse needed.
-    const view = this.namesView;
-    let escaped = false;
-    for (let i = start; i < end && !escaped; i++) escaped = view[i] === 0x5c;
-    return escaped ? (JSON.parse(view.toString('utf8', start, end)) as string) : view.toString('utf8', start + 1, end - 1);
-  }
-
-  /** A row's city, decoded once per distinct city piece. */
-  private cityOf(row: number): string | null {
-    const piece = this.cityPiece[row]!;
-    let city = this.cityTexts.get(piece);
-    if (city === undefined) {
-      city = JSON.parse(Buffer.from(this.pieces.bytes[piece]!).toString('utf8')) as string | null;
-      this.cityTexts.set(piece, city);
-    }
-    return city;
-  }
-
   /** Puts renamed and new companies in the name index's orders now (a sync step does, so queries need not). */
   flushNames(): void {
     this.nameIndex.flush();
@@ -712,286 +552,8 @@ export class ScreenerColumns {
     return this.nameIndex.flushInSlices(pause);
   }
 
+  /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
   json(rows: number[], before = '', after = '', allocate?: (size: number) => Buffer): Buffer {
-    const pieces = this.pieces.bytes;
-    const cache = this.rowJson;
-    // Rows not in the cache get their figures gathered first, figure by figure: their slots are
-    // scattered over 47 columns of 2 MB, and a tight loop of independent loads overlaps the cache
-    // misses that reading row by row would take one after another (measured: ~2x on a 1000-row page).
-    // Looked up once: storing this page's rows may evict others of it.
-    const cachedRows = rows.map((r) => cache.get(r));
-    const missing = rows.filter((_, i) => cachedRows[i] === undefined);
-    const n = missing.length;
-    // Scratch kept between calls (rendering is synchronous), so a page allocates only its answer:
-    // large off-heap allocations are what make V8 run full collections (see api/presenters/envelope.ts).
-    if (this.gatherScratch.length < n * KEY_FIGURES.length) this.gatherScratch = new Float64Array(n * KEY_FIGURES.length);
-    const gathered = KEY_FIGURES.map((_, f) => this.gatherScratch.subarray(f * n, (f + 1) * n));
-    const slots = Int32Array.from(missing, (r) => this.slotOf[r]!);
-    for (let f = 0; f < KEY_FIGURES.length; f++) gather(this.figures[f]!, slots, gathered[f]!);
-    const w = this.writer;
-    w.reset();
-    w.ascii(before);
-    const row: ScreenerRowPieces = { fnr: '', names: this.names, nameStart: 0, nameEnd: 0, legalForm: EMPTY, court: EMPTY, city: EMPTY, zipCode: EMPTY, flags: '' };
-    w.ascii('[');
-    for (let i = 0, g = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (i > 0) w.ascii(',');
-      const cached = cachedRows[i];
-      if (cached) {
-        w.raw(cached);
-        continue;
-      }
-      const start = w.pos;
-      const flags = this.flags[r]!;
-      row.fnr = this.fnrs.get(r);
-      row.nameStart = this.nameStart[r]!;
-      row.nameEnd = this.nameEnd[r]!;
-      row.legalForm = pieces[this.legalFormPiece[r]!]!;
-      row.court = pieces[this.courtPiece[r]!]!;
-      row.city = pieces[this.cityPiece[r]!]!;
-      row.zipCode = pieces[this.zipPiece[r]!]!;
-      row.flags = FLAGS_JSON[flags & 7]!;
-      writeScreenerRowHead(w, row);
-      if ((flags & FILING) === 0) w.ascii('null');
-      else writeKeyFigures(w, pieces[this.datePiece[r]!]!, gathered, g);
-      g++;
-      w.ascii('}');
-      if (cache.size >= this.rowJsonCapacity) cache.delete(cache.keys().next().value!); // the oldest
-      cache.set(r, w.copyFrom(start));
-    }
-    w.ascii(']').ascii(after);
-    return w.copyOut(allocate);
+    return this.rowJson.json({ fnrs: this.fnrs, flags: this.flags, slotOf: this.slotOf, figures: this.figures }, rows, before, after, allocate);
   }
-}
-
-/**
- * The k first (key, row) pairs in (key, fnr) order: a max-heap on the last kept pair, with the keys
- * beside the rows, so comparing two entries reads no column.
- */
-class TopByKey {
-  private readonly keys: Float64Array;
-  private readonly rows: Int32Array;
-  size = 0;
-  constructor(readonly k: number, private readonly fnrs: FnrColumn) {
-    this.keys = new Float64Array(k);
-    this.rows = new Int32Array(k);
-  }
-  /** The last kept key (the heap's root); meaningful once size === k. */
-  get lastKey(): number {
-    return this.keys[0]!;
-  }
-  private after(ka: number, ra: number, kb: number, rb: number): boolean {
-    return ka === kb ? this.fnrs.compare(ra, rb) > 0 : ka > kb;
-  }
-  offer(key: number, row: number): void {
-    const { keys, rows } = this;
-    if (this.size < this.k) {
-      let i = this.size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!this.after(key, row, keys[parent]!, rows[parent]!)) break;
-        keys[i] = keys[parent]!;
-        rows[i] = rows[parent]!;
-        i = parent;
-      }
-      keys[i] = key;
-      rows[i] = row;
-      return;
-    }
-    if (!this.after(keys[0]!, rows[0]!, key, row)) return;
-    // Replace the root and sift down.
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= this.size) break;
-      const r = l + 1;
-      const c = r < this.size && this.after(keys[r]!, rows[r]!, keys[l]!, rows[l]!) ? r : l;
-      if (!this.after(keys[c]!, rows[c]!, key, row)) break;
-      keys[i] = keys[c]!;
-      rows[i] = rows[c]!;
-      i = c;
-    }
-    keys[i] = key;
-    rows[i] = row;
-  }
-  sortedRows(): number[] {
-    const order = Array.from({ length: this.size }, (_, i) => i);
-    const { keys, rows, fnrs } = this;
-    order.sort((a, b) => (keys[a] === keys[b] ? fnrs.compare(rows[a]!, rows[b]!) : keys[a]! - keys[b]!));
-    return order.map((i) => rows[i]!);
-  }
-}
-
-/**
- * Offers the selected rows to `best` keyed by value x sign (ascending keys are the screener's order);
- * rows without a value go to `without` until `best` is full. Once k are kept, a row whose key is
- * strictly after the last kept is dropped without asking the heap (ties go by fnr there), which is
- * the fate of nearly every row of a wide selection.
- */
-function offerAll(sel: Int32Array, count: number, slotOf: Int32Array, sortColumn: Float64Array, sign: number, best: TopByKey, without: number[]): void {
-  let full = false;
-  let last = Number.NaN;
-  const k = best.k;
-  for (let i = 0; i < count; i++) {
-    const row = sel[i]!;
-    const slot = slotOf[row]!;
-    const v = slot >= 0 ? sortColumn[slot]! : Number.NaN;
-    if (v !== v) {
-      if (!full) without.push(row);
-      continue;
-    }
-    const key = v * sign;
-    if (full && key > last) continue;
-    best.offer(key, row);
-    if (!full) full = best.size === k;
-    if (full) last = best.lastKey;
-  }
-}
-
-/** offerAll for a selection of figure slots: the value is read directly, the row only when offered. */
-function offerSlots(sel: Int32Array, count: number, slotRow: Int32Array, sortColumn: Float64Array, sign: number, best: TopByKey, without: number[]): void {
-  let full = false;
-  let last = Number.NaN;
-  const k = best.k;
-  for (let i = 0; i < count; i++) {
-    const slot = sel[i]!;
-    const v = sortColumn[slot]!;
-    if (v !== v) {
-      if (!full) without.push(slotRow[slot]!);
-      continue;
-    }
-    const key = v * sign;
-    if (full && key > last) continue;
-    best.offer(key, slotRow[slot]!);
-    if (!full) full = best.size === k;
-    if (full) last = best.lastKey;
-  }
-}
-
-/** column[slot] for each slot into `out`; NaN (null) for slot -1. */
-function gather(column: Float64Array, slots: Int32Array, out: Float64Array): void {
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i]!;
-    out[i] = slot >= 0 ? column[slot]! : Number.NaN;
-  }
-}
-
-/** Marks a selection of figure slots for the order walk. */
-function markSlots(sel: Int32Array, n: number, marks: Uint32Array, mark: number): void {
-  for (let i = 0; i < n; i++) marks[sel[i]!] = mark;
-}
-
-/** Marks the figure slots of a selection of rows (rows without figures have none). */
-function markRows(sel: Int32Array, n: number, slotOf: Int32Array, marks: Uint32Array, mark: number): void {
-  for (let i = 0; i < n; i++) {
-    const slot = slotOf[sel[i]!]!;
-    if (slot >= 0) marks[slot] = mark;
-  }
-}
-
-// The selection loops: `sel[n] = x; n += test` writes every candidate and keeps it when the test is 1.
-// Plain functions over one typed-array type each, so each stays monomorphic.
-
-function collectRange(column: Float64Array, low: number, high: number, slots: number, sel: Int32Array): number {
-  let n = 0;
-  for (let slot = 0; slot < slots; slot++) {
-    const v = column[slot]!;
-    sel[n] = slot;
-    n += +(v >= low) & +(v <= high);
-  }
-  return n;
-}
-
-function keepRange(column: Float64Array, low: number, high: number, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = sel[i]!;
-    const v = column[slot]!;
-    sel[n] = slot;
-    n += +(v >= low) & +(v <= high);
-  }
-  return n;
-}
-
-function keepEqualBySlot(column: Int32Array, id: number, slotRow: Int32Array, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = sel[i]!;
-    sel[n] = slot;
-    n += +(column[slotRow[slot]!] === id);
-  }
-  return n;
-}
-
-function keepMaskedBySlot(column: Int32Array, mask: Uint8Array, slotRow: Int32Array, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = sel[i]!;
-    sel[n] = slot;
-    n += mask[column[slotRow[slot]!]!]!;
-  }
-  return n;
-}
-
-function keepFlagsBySlot(flags: Uint8Array, flagMask: number, flagWant: number, slotRow: Int32Array, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = sel[i]!;
-    sel[n] = slot;
-    n += +((flags[slotRow[slot]!]! & flagMask) === flagWant);
-  }
-  return n;
-}
-
-function collectAll(rows: number, sel: Int32Array): number {
-  for (let row = 0; row < rows; row++) sel[row] = row;
-  return rows;
-}
-
-function collectFlags(flags: Uint8Array, flagMask: number, flagWant: number, rows: number, sel: Int32Array): number {
-  let n = 0;
-  for (let row = 0; row < rows; row++) {
-    sel[n] = row;
-    n += +((flags[row]! & flagMask) === flagWant);
-  }
-  return n;
-}
-
-function collectEqual(column: Int32Array, id: number, rows: number, sel: Int32Array): number {
-  let n = 0;
-  for (let row = 0; row < rows; row++) {
-    sel[n] = row;
-    n += +(column[row] === id);
-  }
-  return n;
-}
-
-function keepEqual(column: Int32Array, id: number, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const row = sel[i]!;
-    sel[n] = row;
-    n += +(column[row] === id);
-  }
-  return n;
-}
-
-function keepMasked(column: Int32Array, mask: Uint8Array, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const row = sel[i]!;
-    sel[n] = row;
-    n += mask[column[row]!]!;
-  }
-  return n;
-}
-
-function keepFlags(flags: Uint8Array, flagMask: number, flagWant: number, sel: Int32Array, count: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const row = sel[i]!;
-    sel[n] = row;
-    n += +((flags[row]! & flagMask) === flagWant);
-  }
-  return n;
 }
