@@ -1,22 +1,28 @@
-// The pipeline process: one BullMQ queue and worker per upstream, the repeatable change-feed polls,
-// and a graceful close (workers finish their active jobs before the connections go).
+// The pipeline process: for every register of registers.ts a BullMQ queue, a worker with the
+// register's own rate limit, and its repeatable schedules; a graceful close (workers finish their
+// active jobs before the connections go).
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
-import { FirmenbuchClient } from './firmenbuch/firmenbuchClient.js';
-import { firmenbuchHandlers } from './firmenbuch/firmenbuchJobs.js';
-import { JOBS, QUEUES } from './jobs/names.js';
-import { bulkEnqueuer, enqueuer, jobOptions, jobProcessor, type Enqueue, type JobRunnerDeps } from './jobs/runJob.js';
+import { enqueuers, jobOptions, jobProcessor, type JobRunnerDeps } from './jobs/runJob.js';
+import type { AnyRegister, JobKey, JobTable, PayloadOf, Register, UpstreamSettings } from './register.js';
+import { REGISTERS } from './registers.js';
 
 export interface PipelineOptions {
   sql: Sql;
   redisUrl: string;
   log: Logger;
-  firmenbuch: { baseUrl: string; apiKey?: string; timeoutMs?: number; ratePerSecond: number };
+  /** The registers to run (default: every one in registers.ts). */
+  registers?: readonly AnyRegister[];
+  /** Read once by the entry point; the registers take their upstream settings and schedules from it (default: the defaults). */
+  config?: Config;
+  /** Per register name: settings that replace the configured ones (a fake's URL, a test's rate). */
+  upstreams?: Record<string, Partial<UpstreamSettings>>;
   concurrency: number;
-  /** Repeatable polls of the change feeds; off for replays, which enqueue their windows themselves. */
-  schedules?: { companyChangesEveryMs: number; documentChangesEveryMs: number } | null;
+  /** Start the registers' repeatable schedules (npm start); replays enqueue their work themselves. */
+  schedules?: boolean;
   /**
    * How long a worker's lock on a job lasts and how often stalled jobs (their worker died) are looked
    * for; a killed worker's jobs are taken up again after about lock + interval. Defaults 30 s / 30 s.
@@ -34,64 +40,82 @@ export interface PipelineOptions {
 }
 
 export interface Pipeline {
+  registers: readonly AnyRegister[];
+  /** Queue per register name. */
   queues: Record<string, Queue>;
-  enqueue: Enqueue;
+  enqueue: <J extends JobTable, K extends JobKey<J>>(register: Register<J>, key: K, payload: PayloadOf<J[K]>) => Promise<void>;
+  enqueueMany: <J extends JobTable, K extends JobKey<J>>(register: Register<J>, key: K, payloads: Array<PayloadOf<J[K]>>) => Promise<void>;
   /** Resolves once no queue has waiting, delayed, active or prioritised jobs left. */
   drained: (pollMs?: number) => Promise<void>;
   counts: () => Promise<Record<string, Record<string, number>>>;
   close: () => Promise<void>;
 }
 
-const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
+export const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
+
+/** A register's upstream settings: the configured ones with the caller's replacements. */
+export function upstreamOf(register: AnyRegister, config: Config, overrides?: Partial<UpstreamSettings>): UpstreamSettings {
+  const configured = register.upstream(config);
+  return { ...configured, ...overrides, credentials: { ...configured.credentials, ...overrides?.credentials } };
+}
 
 export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+  const registers = options.registers ?? REGISTERS;
+  const config = options.config ?? loadConfig({});
   const prefix = options.prefix ?? 'bull';
   // BullMQ workers block on Redis; they need a connection that never gives up on a request.
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const connections = [connection];
   const defaultJobOptions = jobOptions(options.backoffDelayMs);
-  const queues: Record<string, Queue> = {
-    [QUEUES.firmenbuch]: new Queue(QUEUES.firmenbuch, { connection, prefix, defaultJobOptions }),
-  };
-  const enqueue = enqueuer(queues, options.backoffDelayMs);
-  const client = new FirmenbuchClient({
-    baseUrl: options.firmenbuch.baseUrl,
-    apiKey: options.firmenbuch.apiKey,
-    timeoutMs: options.firmenbuch.timeoutMs,
-    onRequest: (e) => options.onUpstreamRequest?.({ upstream: 'firmenbuch', ...e }),
-  });
-  const handlers = firmenbuchHandlers({
-    sql: options.sql, client, enqueue, enqueueMany: bulkEnqueuer(queues, options.backoffDelayMs), log: options.log,
-  });
-
+  const queues: Record<string, Queue> = {};
+  const adders = new Map<string, ReturnType<typeof enqueuers>>();
   const workers: Worker[] = [];
-  if (options.work ?? true) {
-    const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    connections.push(workerConnection);
-    const worker = new Worker(QUEUES.firmenbuch, jobProcessor({ handlers, queues, log: options.log, onOutcome: options.onOutcome }), {
-      connection: workerConnection,
-      prefix,
-      concurrency: options.concurrency,
-      lockDuration: options.lockDurationMs ?? 30_000,
-      stalledInterval: options.stalledIntervalMs ?? 30_000,
-      // A job whose worker died is run again (jobs are idempotent); twice is a pattern worth failing on.
-      maxStalledCount: 2,
-      // The per-upstream rate limit: BullMQ's limiter is global per queue, which is one upstream here.
-      limiter: { max: options.firmenbuch.ratePerSecond, duration: 1000 },
+  const closers: Array<() => void> = [];
+
+  for (const register of registers) {
+    const queue = new Queue(register.name, { connection, prefix, defaultJobOptions });
+    queues[register.name] = queue;
+    const add = enqueuers(register.jobs, queue, options.backoffDelayMs);
+    adders.set(register.name, add);
+    const upstream = upstreamOf(register, config, options.upstreams?.[register.name]);
+    const runtime = register.handlers({
+      sql: options.sql, log: options.log, upstream, ...add,
+      onUpstreamRequest: (e) => options.onUpstreamRequest?.({ upstream: register.name, ...e }),
     });
-    worker.on('error', (err) => options.log.error({ err }, 'firmenbuch worker error'));
-    workers.push(worker);
+    if (runtime.close) closers.push(runtime.close);
+
+    if (options.work ?? true) {
+      const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+      connections.push(workerConnection);
+      const processor = jobProcessor({ register, handlers: runtime.handlers, queue, log: options.log, onOutcome: options.onOutcome });
+      const worker = new Worker(register.name, processor, {
+        connection: workerConnection,
+        prefix,
+        concurrency: options.concurrency,
+        lockDuration: options.lockDurationMs ?? 30_000,
+        stalledInterval: options.stalledIntervalMs ?? 30_000,
+        // A job whose worker died is run again (jobs are idempotent); twice is a pattern worth failing on.
+        maxStalledCount: 2,
+        // BullMQ's limiter is global per queue, and a queue is one register's upstream.
+        limiter: { max: upstream.ratePerSecond, duration: 1000 },
+      });
+      worker.on('error', (err) => options.log.error({ err, register: register.name }, 'worker error'));
+      workers.push(worker);
+    }
+
+    if (options.schedules) {
+      for (const schedule of register.schedules(config)) {
+        const def = register.jobs[schedule.job]!;
+        await queue.upsertJobScheduler(schedule.id, { every: schedule.everyMs }, { name: def.name, data: schedule.data, opts: defaultJobOptions });
+      }
+    }
   }
 
-  if (options.schedules) {
-    const q = queues[QUEUES.firmenbuch]!;
-    await q.upsertJobScheduler('firmenbuch.poll.company', { every: options.schedules.companyChangesEveryMs }, {
-      name: JOBS.poll.name, data: { feed: 'company' }, opts: defaultJobOptions,
-    });
-    await q.upsertJobScheduler('firmenbuch.poll.document', { every: options.schedules.documentChangesEveryMs }, {
-      name: JOBS.poll.name, data: { feed: 'document' }, opts: defaultJobOptions,
-    });
-  }
+  const adderOf = (register: AnyRegister) => {
+    const add = adders.get(register.name);
+    if (!add) throw new Error(`register ${register.name} is not part of this pipeline`);
+    return add;
+  };
 
   const counts = async () => {
     const result: Record<string, Record<string, number>> = {};
@@ -100,8 +124,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   };
 
   return {
+    registers,
     queues,
-    enqueue,
+    enqueue: (register, key, payload) => adderOf(register).enqueue(key, payload),
+    enqueueMany: (register, key, payloads) => adderOf(register).enqueueMany(key, payloads),
     counts,
     drained: async (pollMs = 200) => {
       for (;;) {
@@ -122,7 +148,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       }
       for (const q of Object.values(queues)) await q.close();
       for (const c of connections) c.disconnect();
-      client.close();
+      for (const close of closers) close();
     },
   };
 }

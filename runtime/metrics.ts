@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 export interface ServiceMetrics {
   registry: Registry;
-  jobOutcome: (e: { job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled'; durationMs: number }) => void;
+  jobOutcome: (e: { register: string; job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled'; durationMs: number }) => void;
   upstreamRequest: (e: { upstream: string; operation: string; status: number | 'error'; durationMs: number }) => void;
   /** Queues whose depth is read at every scrape. */
   watchQueues: (queues: Queue[]) => void;
@@ -18,7 +18,7 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', '
 export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const jobs = new Counter({ name: 'pipeline_jobs_total', help: 'Job runs by outcome (completed, failed, retry, throttled)', labelNames: ['job', 'outcome'], registers: [registry] });
+  const jobs = new Counter({ name: 'pipeline_jobs_total', help: 'Job runs by register, job and outcome (completed, failed, retry, throttled)', labelNames: ['register', 'job', 'outcome'], registers: [registry] });
   const jobSeconds = new Histogram({
     name: 'pipeline_job_duration_seconds', help: 'Job run time', labelNames: ['job'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry],
@@ -43,7 +43,7 @@ export function createMetrics(): ServiceMetrics {
   return {
     registry,
     jobOutcome: (e) => {
-      jobs.inc({ job: e.job, outcome: e.outcome });
+      jobs.inc({ register: e.register, job: e.job, outcome: e.outcome });
       jobSeconds.observe({ job: e.job }, e.durationMs / 1000);
     },
     upstreamRequest: (e) => {

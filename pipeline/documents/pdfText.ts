@@ -1,10 +1,9 @@
 // Text of a PDF document (pdf-parse 2.x, which bundles a current pdf.js; 1.x ships pdf.js 1.10 with a
 // known vulnerability). Page count is capped so one huge document cannot stall a worker.
 import { PDFParse } from 'pdf-parse';
+import { UnrecoverableInputError } from '../jobs/errors.js';
 
-export class PdfTextError extends Error {
-  override readonly name = 'PdfTextError';
-}
+export class PdfTextError extends UnrecoverableInputError {}
 
 export const MAX_PDF_PAGES = 200;
 
@@ -14,7 +13,7 @@ export async function extractPdfText(bytes: Uint8Array, maxPages = MAX_PDF_PAGES
     const result = await parser.getText({ first: maxPages });
     return { text: result.text.trim(), pages: result.total };
   } catch (err) {
-    throw new PdfTextError(`unreadable PDF: ${(err as Error).message}`, { cause: err });
+    throw new PdfTextError(`unreadable PDF: ${(err as Error).message}`, undefined, { cause: err });
   } finally {
     await parser.destroy();
   }

@@ -18,16 +18,15 @@ import type { KeyFigureDefinition } from '../../schemas/keyFigures.js';
 import type { ParsedAnnualAccount } from '../../schemas/firmenbuchRecords.js';
 import { canonicalFnr, registerDate } from '../../schemas/identifiers.js';
 import { parseXmlFast, type FastXmlProfile } from './fastXml.js';
+import { UnrecoverableInputError } from '../jobs/errors.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public types
 
 /** Unrecoverable input: not XML, invalid XML, or not an annual-account filing. Never retry. */
-export class AnnualAccountParseError extends Error {
-  override readonly name = 'AnnualAccountParseError';
-
+export class AnnualAccountParseError extends UnrecoverableInputError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message, undefined, options);
   }
 }
 

@@ -4,6 +4,9 @@
 // company job (deterministic id, so a company found twice is fetched once).
 
 export const SEARCH_CAP = 1000;
+
+/** The legal forms a full backfill walks (Firmenbuch RECHTSFORM codes). */
+export const BACKFILL_LEGAL_FORMS = ['GES', 'AG', 'KG', 'OG', 'EU', 'GEN', 'PST', 'SE', 'SPA', 'VER'];
 export const MAX_PREFIX_LENGTH = 8;
 
 /** First characters of Austrian company names (upper case: the search is exact, names start capitalised). */

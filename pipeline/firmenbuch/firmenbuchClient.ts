@@ -1,11 +1,12 @@
 // Firmenbuch HVD adapter: sends the SOAP envelopes of soapEnvelope.ts to a configurable base URL with
 // the X-API-KEY header and turns what comes back into parsed records or typed errors:
-// 429 -> UpstreamThrottledError (Retry-After), other HTTP failures, timeouts and cut-off bodies ->
-// UpstreamUnavailableError (retried), SOAP faults -> FirmenbuchFaultError (German text kept),
-// unparseable answers -> FirmenbuchResponseParseError (unrecoverable).
+// 429 -> UpstreamThrottledError (Retry-After); other HTTP failures, timeouts, cut-off bodies (a 200
+// whose envelope stops part-way included) and unclassified faults -> UpstreamUnavailableError
+// (retried); request faults -> FirmenbuchFaultError and complete but unreadable answers ->
+// FirmenbuchResponseParseError (both unrecoverable).
 import http from 'node:http';
 import https from 'node:https';
-import { UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
+import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import { parseAuszug, type CompanyExtract } from './extractParser.js';
 import {
   parseSucheFirma,
@@ -30,7 +31,8 @@ import {
   type SoapVersion,
   type SucheFirmaParams,
 } from './soapEnvelope.js';
-import { parseSoapResponse, type XmlElement } from './soapResponse.js';
+import { xmlDocumentComplete } from '../upstream/completeBody.js';
+import { FirmenbuchFaultError, parseSoapResponse, type XmlElement } from './soapResponse.js';
 
 export interface FirmenbuchClientOptions {
   baseUrl: string;
@@ -136,8 +138,18 @@ export class FirmenbuchClient {
       if (!ok && !looksLikeSoap) {
         throw new UpstreamUnavailableError('firmenbuch', response.status, `Firmenbuch answered HTTP ${response.status} for ${request.operation}`);
       }
-      const parsed = parseSoapResponse(text);
-      return { root: parsed.root, text };
+      if (!xmlDocumentComplete(text)) {
+        throw new UpstreamUnavailableError('firmenbuch', response.status, `Firmenbuch answer to ${request.operation} was cut off before the end of its envelope (${text.length} characters)`);
+      }
+      try {
+        return { root: parseSoapResponse(text).root, text };
+      } catch (err) {
+        // An unclassified fault is the service's own trouble (an internal error): retried.
+        if (err instanceof FirmenbuchFaultError && err.kind === 'other') {
+          throw new UpstreamUnavailableError('firmenbuch', response.status, `Firmenbuch fault on ${request.operation}: ${err.reason}`, { cause: err });
+        }
+        throw err;
+      }
     } finally {
       this.options.onRequest?.({ operation: request.operation, status, durationMs: performance.now() - started });
     }
@@ -147,29 +159,46 @@ export class FirmenbuchClient {
     return this.options.soapVersion ? { soapVersion: this.options.soapVersion } : {};
   }
 
+  /** Sends `request` and reads the answer with `parse`; a content error carries the answer as its raw input. */
+  private async call<T>(request: SoapRequest, parse: (root: XmlElement) => T): Promise<T> {
+    return (await this.callRaw(request, parse)).value;
+  }
+
+  private async callRaw<T>(request: SoapRequest, parse: (root: XmlElement) => T): Promise<{ value: T; text: string }> {
+    const res = await this.send(request);
+    try {
+      return { value: parse(res.root), text: res.text };
+    } catch (err) {
+      if (err instanceof UnrecoverableInputError && err.rawInput === undefined) {
+        throw Object.assign(err, { rawInput: res.text });
+      }
+      throw err;
+    }
+  }
+
   /** AUSZUG_V2 (Kurzinformation) as of `asOf` (default today; the register refuses future dates). */
   async extract(fnr: string, asOf: string = new Date().toISOString().slice(0, 10)): Promise<{ extract: CompanyExtract; raw: string }> {
-    const res = await this.send(buildAuszugRequest({ fnr, stichtag: asOf }, this.options_()));
-    return { extract: parseAuszug(res.root), raw: res.text };
+    const { value, text } = await this.callRaw(buildAuszugRequest({ fnr, stichtag: asOf }, this.options_()), parseAuszug);
+    return { extract: value, raw: text };
   }
 
   async searchCompanies(params: SucheFirmaParams): Promise<CompanySearchResult> {
-    return parseSucheFirma((await this.send(buildSucheFirmaRequest(params, this.options_()))).root);
+    return this.call(buildSucheFirmaRequest(params, this.options_()), parseSucheFirma);
   }
 
   async listDocuments(fnr: string): Promise<DocumentSearchResult> {
-    return parseSucheUrkunde((await this.send(buildSucheUrkundeRequest({ fnr }, this.options_()))).root);
+    return this.call(buildSucheUrkundeRequest({ fnr }, this.options_()), parseSucheUrkunde);
   }
 
   async document(key: string): Promise<DocumentContent> {
-    return parseUrkunde((await this.send(buildUrkundeRequest({ key }, this.options_()))).root);
+    return this.call(buildUrkundeRequest({ key }, this.options_()), parseUrkunde);
   }
 
   async companyChanges(from: string, to: string): Promise<CompanyChangesResult> {
-    return parseVeraenderungenFirma((await this.send(buildVeraenderungenFirmaRequest({ von: from, bis: to }, this.options_()))).root);
+    return this.call(buildVeraenderungenFirmaRequest({ von: from, bis: to }, this.options_()), parseVeraenderungenFirma);
   }
 
   async documentChanges(from: string, to: string): Promise<DocumentChangesResult> {
-    return parseVeraenderungenUrkunde((await this.send(buildVeraenderungenUrkundeRequest({ von: from, bis: to }, this.options_()))).root);
+    return this.call(buildVeraenderungenUrkundeRequest({ von: from, bis: to }, this.options_()), parseVeraenderungenUrkunde);
   }
 }

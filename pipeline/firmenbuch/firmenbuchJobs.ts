@@ -7,7 +7,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
 import { GroupCommit } from '../jobs/groupCommit.js';
-import type { Enqueue, EnqueueMany, JobHandlers } from '../jobs/runJob.js';
+import type { Enqueue, EnqueueMany, Handlers } from '../register.js';
 import { storeCompanyExtracts, type CompanyStoreItem, type CompanyStoreResult } from '../store/companyStore.js';
 import {
   storeAnnualAccountsBatch,
@@ -21,6 +21,7 @@ import { parseAnnualAccount } from './annualAccountParser.js';
 import { SEARCH_CAP, splitCappedTask } from './backfill.js';
 import { addDays, changeWindows } from './changeWindows.js';
 import type { FirmenbuchClient } from './firmenbuchClient.js';
+import type { FirmenbuchJobs } from './jobs.js';
 
 /** Bump when the annual-account parser changes what it derives; `npm run reparse` re-derives older rows. */
 export const ANNUAL_ACCOUNT_PARSER_VERSION = 1;
@@ -30,9 +31,9 @@ export const ANNUAL_ACCOUNT_TYPE = '48';
 export interface FirmenbuchJobDeps {
   sql: Sql;
   client: FirmenbuchClient;
-  enqueue: Enqueue;
+  enqueue: Enqueue<FirmenbuchJobs>;
   /** Bulk adds for fan-out (change windows, search hits); one `enqueue` per job without it. */
-  enqueueMany?: EnqueueMany;
+  enqueueMany?: EnqueueMany<FirmenbuchJobs>;
   log: Logger;
 }
 
@@ -62,9 +63,9 @@ async function advanceWatermark(sql: Sql, feed: 'company' | 'document', to: stri
     ON CONFLICT (source, key) DO UPDATE SET watermark = greatest(crawl_state.watermark, EXCLUDED.watermark), updated_at = now()`;
 }
 
-export function firmenbuchHandlers(deps: FirmenbuchJobDeps): JobHandlers {
+export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<FirmenbuchJobs> {
   const { sql, client, enqueue, log } = deps;
-  const enqueueAll: EnqueueMany = deps.enqueueMany ?? (async (key, payloads) => {
+  const enqueueAll: EnqueueMany<FirmenbuchJobs> = deps.enqueueMany ?? (async (key, payloads) => {
     for (const payload of payloads) await enqueue(key, payload);
   });
   // Keyed by company: two stores of one company never share a transaction.

@@ -6,6 +6,7 @@
 // prefix, and the content below it is read by local names only.
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { UnrecoverableInputError } from '../jobs/errors.js';
 import { parseXmlFast, type FastXmlProfile } from './fastXml.js';
 import {
   FIRMENBUCH_OPERATIONS,
@@ -154,8 +155,12 @@ export interface FirmenbuchFaultDetails {
   validationErrors: string[];
 }
 
-/** The service answered with a SOAP fault. Not retryable as is: the request itself was refused. */
-export class FirmenbuchFaultError extends Error implements FirmenbuchFaultDetails {
+/**
+ * The service answered with a SOAP fault: the request itself was refused, so retrying it changes
+ * nothing. The client turns an unclassified fault (kind `other`, an internal error of the service)
+ * into a transport fault, which is retried.
+ */
+export class FirmenbuchFaultError extends UnrecoverableInputError implements FirmenbuchFaultDetails {
   readonly soapVersion: SoapVersion;
   readonly code: string | null;
   readonly subcode: string | null;
@@ -165,7 +170,6 @@ export class FirmenbuchFaultError extends Error implements FirmenbuchFaultDetail
 
   constructor(details: FirmenbuchFaultDetails) {
     super(details.reason);
-    this.name = 'FirmenbuchFaultError';
     this.soapVersion = details.soapVersion;
     this.code = details.code;
     this.subcode = details.subcode;
@@ -182,16 +186,14 @@ function classifyFault(details: FirmenbuchFaultDetails): FirmenbuchFaultKind {
 
 export type FirmenbuchParseErrorKind = 'notXml' | 'notSoap' | 'emptyBody' | 'unexpectedRoot' | 'unexpectedContent';
 
-/** The response cannot be read (not XML, truncated, not a SOAP envelope, unknown root): unrecoverable. */
-export class FirmenbuchResponseParseError extends Error {
+/** A complete response that cannot be read (not XML, not a SOAP envelope, unknown root): unrecoverable. */
+export class FirmenbuchResponseParseError extends UnrecoverableInputError {
   readonly kind: FirmenbuchParseErrorKind;
-  readonly recoverable = false;
   /** The start of the response, for logs. */
   readonly excerpt: string;
 
   constructor(kind: FirmenbuchParseErrorKind, message: string, xml = '') {
-    super(message);
-    this.name = 'FirmenbuchResponseParseError';
+    super(message, xml || undefined);
     this.kind = kind;
     this.excerpt = xml.slice(0, 200);
   }

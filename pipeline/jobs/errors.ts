@@ -1,18 +1,20 @@
 // Error types decide what happens to a failed job, not messages:
-//   UpstreamThrottledError   the upstream said 429: pause that upstream's queue for Retry-After,
-//                            without using up an attempt;
-//   UnrecoverableInputError  the input can never be processed (unparseable, schema fault, malformed
-//                            document): fail at once, keep the raw input on the job for inspection;
-//   anything else            network blip, timeout, 5xx: retried with exponential backoff.
-// Each sets `name` so the check also works across process boundaries, where instanceof does not.
+//   UpstreamThrottledError   the upstream said 429 (or its quota is spent): pause that register's
+//                            queue for Retry-After, without using up an attempt;
+//   UnrecoverableInputError  a well-formed answer whose content can never be processed (unparseable
+//                            payload, schema fault, malformed document): fail at once, keep the raw
+//                            input on the job. Every parser's error extends it;
+//   anything else            transport faults (network, timeouts, 5xx, a body cut off before its
+//                            end): retried with exponential backoff, failed only when attempts run out.
 
 export class UpstreamThrottledError extends Error {
   override readonly name = 'UpstreamThrottledError';
-  constructor(readonly upstream: string, readonly retryAfterMs: number) {
-    super(`${upstream} answered 429; retry after ${Math.ceil(retryAfterMs / 1000)} s`);
+  constructor(readonly upstream: string, readonly retryAfterMs: number, message?: string) {
+    super(message ?? `${upstream} answered 429; retry after ${Math.ceil(retryAfterMs / 1000)} s`);
   }
 }
 
+/** A transport fault: the answer did not arrive whole, or the upstream could not give one now. */
 export class UpstreamUnavailableError extends Error {
   override readonly name = 'UpstreamUnavailableError';
   constructor(readonly upstream: string, readonly status: number | null, message: string, options?: { cause?: unknown }) {
@@ -21,22 +23,14 @@ export class UpstreamUnavailableError extends Error {
 }
 
 export class UnrecoverableInputError extends Error {
-  override readonly name = 'UnrecoverableInputError';
   constructor(message: string, readonly rawInput?: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.name = new.target.name;
   }
 }
 
-/** Names of errors that are the input's fault (parsers throw these), mapped to unrecoverable. */
-const UNRECOVERABLE_NAMES = new Set(['UnrecoverableInputError', 'AnnualAccountParseError', 'FirmenbuchResponseParseError', 'PdfTextError']);
-
-export function isUnrecoverable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (UNRECOVERABLE_NAMES.has(err.name)) return true;
-  // Schema and parameter faults of the register say the request is wrong: retrying changes nothing.
-  // An unclassified fault ('other', e.g. an internal error of the service) may pass: retried.
-  if (err.name === 'FirmenbuchFaultError') return (err as { kind?: string }).kind !== 'other';
-  return false;
+export function isUnrecoverable(err: unknown): err is UnrecoverableInputError {
+  return err instanceof UnrecoverableInputError;
 }
 
 /** Parses Retry-After (seconds or an HTTP date) into milliseconds, with a floor and a default. */

@@ -1,63 +1,68 @@
-// Runs one job: validates its payload against the schema in names.ts, calls the handler, and lets the
-// error's type decide what BullMQ does next (see errors.ts). A job that fails for good keeps its
-// input: the payload stays on the failed job, and the raw upstream input is added to its data.
+// Runs one job of a register: validates its payload against the register's job table, calls the
+// handler, and lets the error's type decide what BullMQ does next (see errors.ts). A job that fails
+// for good keeps its input: the payload stays on the failed job, and the raw upstream input is added
+// to its data.
 import { UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
 import type { Logger } from '../../runtime/logger.js';
+import type { AnyRegister, Enqueue, EnqueueMany, JobDef, JobTable } from '../register.js';
 import { isUnrecoverable, UpstreamThrottledError } from './errors.js';
-import { JOB_BY_NAME, JOBS, type JobKey, type JobPayload } from './names.js';
-
-export type JobHandlers = { [K in JobKey]: (payload: JobPayload<K>, job: Job) => Promise<unknown> };
-export type Enqueue = <K extends JobKey>(key: K, payload: JobPayload<K>) => Promise<void>;
-/** Several jobs of one kind in one round trip to Redis (a change window fans out to hundreds). */
-export type EnqueueMany = <K extends JobKey>(key: K, payloads: Array<JobPayload<K>>) => Promise<void>;
 
 /** Raw inputs larger than this are cut when stored on a failed job (the full bytes stay in Postgres). */
 const MAX_STORED_INPUT = 2_000_000;
 
+export type JobOutcome = 'completed' | 'failed' | 'retry' | 'throttled';
+
+export interface JobOutcomeEvent {
+  register: string;
+  job: string;
+  outcome: JobOutcome;
+  durationMs: number;
+}
+
 export interface JobRunnerDeps {
-  handlers: JobHandlers;
-  queues: Record<string, Queue>;
+  register: AnyRegister;
+  handlers: Record<string, (payload: unknown, job: Job) => Promise<unknown>>;
+  /** The register's own queue: a 429 pauses it and no other. */
+  queue: Queue;
   log: Logger;
-  onOutcome?: (event: { job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled'; durationMs: number }) => void;
+  onOutcome?: (event: JobOutcomeEvent) => void;
 }
 
 export function jobProcessor(deps: JobRunnerDeps) {
+  const byName = new Map(Object.entries(deps.register.jobs as JobTable).map(([key, def]) => [def.name, { key, def }]));
   return async (job: Job): Promise<unknown> => {
-    const key = JOB_BY_NAME.get(job.name);
+    const entry = byName.get(job.name);
     const started = performance.now();
-    const outcome = (o: 'completed' | 'failed' | 'retry' | 'throttled') =>
-      deps.onOutcome?.({ job: job.name, outcome: o, durationMs: performance.now() - started });
-    if (!key) {
+    const outcome = (o: JobOutcome) => deps.onOutcome?.({ register: deps.register.name, job: job.name, outcome: o, durationMs: performance.now() - started });
+    if (!entry) {
       outcome('failed');
-      throw new UnrecoverableError(`unknown job name ${job.name}`);
+      throw new UnrecoverableError(`unknown job name ${job.name} on queue ${deps.register.name}`);
     }
-    const parsed = JOBS[key].payload.safeParse(job.data);
+    const parsed = entry.def.payload.safeParse(job.data);
     if (!parsed.success) {
       outcome('failed');
       throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
     }
     try {
-      const handler = deps.handlers[key] as (payload: unknown, job: Job) => Promise<unknown>;
-      const result = await handler(parsed.data, job);
+      const result = await deps.handlers[entry.key]!(parsed.data, job);
       outcome('completed');
       return result;
     } catch (err) {
-      if (err instanceof UpstreamThrottledError || (err as Error).name === 'UpstreamThrottledError') {
-        // Pause the whole upstream queue; the job goes back to waiting without using an attempt.
+      if (err instanceof UpstreamThrottledError) {
+        // Pause this register's queue; the job goes back to waiting without using an attempt.
         outcome('throttled');
-        await deps.queues[JOBS[key].queue]!.rateLimit((err as UpstreamThrottledError).retryAfterMs);
+        await deps.queue.rateLimit(err.retryAfterMs);
         throw Worker.RateLimitError();
       }
       if (isUnrecoverable(err)) {
         outcome('failed');
-        const rawInput = (err as { rawInput?: string }).rawInput;
         await job.updateData({
           ...job.data,
-          failure: { name: (err as Error).name, message: (err as Error).message, at: new Date().toISOString() },
-          ...(rawInput ? { rawInput: rawInput.slice(0, MAX_STORED_INPUT) } : {}),
+          failure: { name: err.name, message: err.message, at: new Date().toISOString() },
+          ...(err.rawInput ? { rawInput: err.rawInput.slice(0, MAX_STORED_INPUT) } : {}),
         });
-        deps.log.warn({ job: job.name, jobId: job.id, err: (err as Error).message }, 'job failed for good; input kept on the job');
-        throw new UnrecoverableError(`${(err as Error).name}: ${(err as Error).message}`);
+        deps.log.warn({ job: job.name, jobId: job.id, err: err.message }, 'job failed for good; input kept on the job');
+        throw new UnrecoverableError(`${err.name}: ${err.message}`);
       }
       outcome('retry');
       throw err;
@@ -76,24 +81,24 @@ export function jobOptions(backoffDelayMs = 1000) {
   } as const;
 }
 
-export function enqueuer(queues: Record<string, Queue>, backoffDelayMs?: number): Enqueue {
-  const opts = jobOptions(backoffDelayMs);
-  return async (key, payload) => {
-    const def = JOBS[key];
-    const data = def.payload.parse(payload);
-    await queues[def.queue]!.add(def.name, data, { ...opts, jobId: (def.jobId as (p: unknown) => string)(data) });
-  };
+function jobFor<J extends JobTable>(jobs: J, key: string, payload: unknown, opts: ReturnType<typeof jobOptions>) {
+  const def = jobs[key] as JobDef | undefined;
+  if (!def) throw new Error(`no job ${key}`);
+  const data = def.payload.parse(payload);
+  return { name: def.name, data, opts: { ...opts, jobId: def.jobId(data) } };
 }
 
-/** Bulk adds with the same options and deterministic ids as `enqueuer`: a job already there is not added again. */
-export function bulkEnqueuer(queues: Record<string, Queue>, backoffDelayMs?: number): EnqueueMany {
+/** Adds jobs of one register with deterministic ids: a job already there is not added again. */
+export function enqueuers<J extends JobTable>(jobs: J, queue: Queue, backoffDelayMs?: number): { enqueue: Enqueue<J>; enqueueMany: EnqueueMany<J> } {
   const opts = jobOptions(backoffDelayMs);
-  return async (key, payloads) => {
-    const def = JOBS[key];
-    const jobs = payloads.map((payload) => {
-      const data = def.payload.parse(payload);
-      return { name: def.name, data, opts: { ...opts, jobId: (def.jobId as (p: unknown) => string)(data) } };
-    });
-    for (let i = 0; i < jobs.length; i += 1000) await queues[def.queue]!.addBulk(jobs.slice(i, i + 1000));
+  return {
+    enqueue: async (key, payload) => {
+      const job = jobFor(jobs, key, payload, opts);
+      await queue.add(job.name, job.data, job.opts);
+    },
+    enqueueMany: async (key, payloads) => {
+      const all = payloads.map((payload) => jobFor(jobs, key, payload, opts));
+      for (let i = 0; i < all.length; i += 1000) await queue.addBulk(all.slice(i, i + 1000));
+    },
   };
 }

@@ -1,23 +1,27 @@
-// Replay: runs the real ingestion pipeline over a fixture directory (or a real upstream) until the
-// queues drain, and summarises what the database holds afterwards. Operators use it to load the
-// bundled corpus, tests use it with injected faults, benchmarks with synthetic corpora.
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+// Replay: runs the real ingestion pipeline for the named registers until the queues drain, and
+// summarises what the database holds afterwards. In `fixtures` mode each register's fake serves its
+// part of a fixture directory; in `live` mode the configured upstreams are crawled. Operators use it
+// to load the bundled corpus or to catch up from a register, tests with injected faults, benchmarks
+// with synthetic corpora.
+import { resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { safeChangeBound } from '../../runtime/changeLog.js';
+import type { Config } from '../../runtime/config.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
-import { changeWindows } from '../firmenbuch/changeWindows.js';
-import { startFakeFirmenbuch, type FaultOptions } from '../firmenbuch/fake/fakeUpstream.js';
-import { QUEUES } from '../jobs/names.js';
-import { startPipeline } from '../pipelineWorker.js';
+import { safeChangeBound } from '../../runtime/changeLog.js';
+import { PENDING_STATES, startPipeline } from '../pipelineWorker.js';
+import type { AnyRegister, FakeUpstream, FaultRates, UpstreamSettings } from '../register.js';
+import { REGISTERS } from '../registers.js';
 
 /** The corpus shipped with the project (fixtures/corpus, layout in its README). */
 export const BUNDLED_CORPUS = resolve(import.meta.dirname, '../../fixtures/corpus');
 
-export interface ReplayManifest {
-  firmenbuch: { changesFrom: string; changesTo: string };
+export interface FailedJob {
+  source: string;
+  job: string;
+  id: string | undefined;
+  reason: string;
 }
 
 export interface ReplaySummary {
@@ -28,18 +32,30 @@ export interface ReplaySummary {
   changes: number;
   failures: number;
   durationMs: number;
-  failed: Array<{ job: string; id: string | undefined; reason: string }>;
+  /** Per register: jobs completed, retried (a transport fault or a 429) and failed in this run, and what the database holds of it. */
+  sources: Record<string, Record<string, number>>;
+  failed: FailedJob[];
 }
 
 export interface ReplayOptions {
   sql: Sql;
   redisUrl: string;
   log: Logger;
-  fixturesDir: string;
-  /** A real (or separately running) upstream base URL instead of the bundled fake. */
-  upstreamUrl?: string;
-  upstreamApiKey?: string;
-  faults?: FaultOptions;
+  /** Registers to replay (default: every one of registers.ts that has fixtures, or all of them live). */
+  registers?: readonly AnyRegister[];
+  mode?: 'fixtures' | 'live';
+  /** Fixture directory of `fixtures` mode (default the bundled corpus). */
+  fixturesDir?: string;
+  /** Read once by the entry point: live upstreams and their credentials. */
+  config?: Config;
+  /** Per register: settings that replace the configured ones (in fixtures mode: an already running fake). */
+  upstreams?: Record<string, Partial<UpstreamSettings>>;
+  /** The change window (yyyy-mm-dd, inclusive); unset, each register's default. */
+  from?: string;
+  to?: string;
+  /** Walk whole registers instead of change windows. */
+  backfill?: boolean;
+  faults?: FaultRates;
   concurrency?: number;
   ratePerSecond?: number;
   /** Client timeout; short when timeouts are injected so a replay does not wait minutes. */
@@ -54,15 +70,11 @@ export interface ReplayOptions {
   onProgress?: (progress: { done: number; failed: number; pending: number }) => void;
 }
 
-export async function readManifest(fixturesDir: string): Promise<ReplayManifest> {
-  return JSON.parse(await readFile(join(fixturesDir, 'manifest.json'), 'utf8')) as ReplayManifest;
-}
-
-async function clearQueues(redisUrl: string, prefix: string): Promise<void> {
+async function clearQueues(redisUrl: string, prefix: string, registers: readonly AnyRegister[]): Promise<void> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   try {
-    for (const name of Object.values(QUEUES)) {
-      const q = new Queue(name, { connection, prefix });
+    for (const register of registers) {
+      const q = new Queue(register.name, { connection, prefix });
       await q.obliterate({ force: true });
       await q.close();
     }
@@ -80,67 +92,114 @@ async function databaseTotals(sql: Sql) {
   return row!;
 }
 
+/** The registers a fixtures replay covers: those with data in the directory. */
+async function withFixtures(registers: readonly AnyRegister[], dir: string): Promise<AnyRegister[]> {
+  const has = await Promise.all(registers.map((r) => r.replay.hasFixtures(dir)));
+  return registers.filter((_, i) => has[i]);
+}
+
 export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
   const started = performance.now();
-  const manifest = await readManifest(options.fixturesDir);
+  const mode = options.mode ?? 'fixtures';
+  const fixturesDir = options.fixturesDir ?? BUNDLED_CORPUS;
+  const named = options.registers ?? REGISTERS;
+  const registers = mode === 'fixtures' ? await withFixtures(named, fixturesDir) : [...named];
   const prefix = options.prefix ?? 'replay';
   // Each replay starts from empty queues so its counts are its own; its data is in the fixtures.
-  if (!options.resume) await clearQueues(options.redisUrl, prefix);
+  if (!options.resume) await clearQueues(options.redisUrl, prefix, registers);
 
-  const fake = options.upstreamUrl
-    ? null
-    : await startFakeFirmenbuch({ corpus: options.fixturesDir, port: 0, faults: options.faults, apiKey: options.upstreamApiKey });
-  const baseUrl = options.upstreamUrl ?? fake!.url;
+  const fakes: FakeUpstream[] = [];
+  const upstreams: Record<string, Partial<UpstreamSettings>> = {};
+  try {
+    for (const register of registers) {
+      const given = options.upstreams?.[register.name];
+      const settings: Partial<UpstreamSettings> = { ratePerSecond: options.ratePerSecond ?? (mode === 'fixtures' ? 1000 : undefined), timeoutMs: options.timeoutMs, ...given };
+      if (mode === 'fixtures' && !given?.baseUrl) {
+        if (!register.fake) throw new Error(`register ${register.name} has fixtures but no fake upstream to serve them`);
+        const fake = await register.fake({ fixturesDir, faults: options.faults, credentials: given?.credentials });
+        fakes.push(fake);
+        settings.baseUrl = fake.url;
+      }
+      upstreams[register.name] = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+    }
+    return await run(options, { mode, fixturesDir, registers, prefix, upstreams, started });
+  } finally {
+    for (const fake of fakes) await fake.close();
+  }
+}
+
+interface RunPlan {
+  mode: 'fixtures' | 'live';
+  fixturesDir: string;
+  registers: AnyRegister[];
+  prefix: string;
+  upstreams: Record<string, Partial<UpstreamSettings>>;
+  started: number;
+}
+
+async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary> {
   const changesBefore = await safeChangeBound(options.sql);
-
-  let done = 0;
-  let failed = 0;
+  const jobs = new Map(plan.registers.map((r) => [r.name, { completed: 0, retried: 0 }]));
   const pipeline = await startPipeline({
     sql: options.sql,
     redisUrl: options.redisUrl,
     log: options.log,
-    firmenbuch: { baseUrl, apiKey: options.upstreamApiKey, timeoutMs: options.timeoutMs ?? 30_000, ratePerSecond: options.ratePerSecond ?? 1000 },
+    registers: plan.registers,
+    config: options.config,
+    upstreams: plan.upstreams,
     concurrency: options.concurrency ?? 8,
     backoffDelayMs: options.backoffDelayMs ?? 200,
     lockDurationMs: options.lockDurationMs,
     stalledIntervalMs: options.stalledIntervalMs,
-    prefix,
+    prefix: plan.prefix,
     onOutcome: (e) => {
-      if (e.outcome === 'completed') done++;
-      if (e.outcome === 'failed') failed++;
+      const counter = jobs.get(e.register);
+      if (counter && e.outcome === 'completed') counter.completed++;
+      if (counter && (e.outcome === 'retry' || e.outcome === 'throttled')) counter.retried++;
     },
   });
 
   try {
-    const { changesFrom, changesTo } = manifest.firmenbuch;
-    for (const w of changeWindows(changesFrom, changesTo)) {
-      await pipeline.enqueue('companyChanges', w);
-      await pipeline.enqueue('documentChanges', w);
-    }
-    const ticker = setInterval(() => {
-      void pipeline.counts().then((c) => {
-        const q = c[QUEUES.firmenbuch]!;
-        options.onProgress?.({ done, failed, pending: (q.waiting ?? 0) + (q.active ?? 0) + (q.delayed ?? 0) + (q.prioritized ?? 0) });
+    for (const register of plan.registers) {
+      await register.replay.start({
+        mode: plan.mode, fixturesDir: plan.fixturesDir, from: options.from, to: options.to, backfill: options.backfill ?? false,
+        enqueue: (key, payload) => pipeline.enqueue(register, key, payload),
+        enqueueMany: (key, payloads) => pipeline.enqueueMany(register, key, payloads),
       });
-    }, 500);
+    }
+    const progress = async () => {
+      const counts = await pipeline.counts();
+      const pending = Object.values(counts).reduce((sum, c) => sum + PENDING_STATES.reduce((s, st) => s + (c[st] ?? 0), 0), 0);
+      const done = [...jobs.values()].reduce((s, c) => s + c.completed, 0);
+      const failedNow = Object.values(counts).reduce((s, c) => s + (c.failed ?? 0), 0);
+      options.onProgress?.({ done, failed: failedNow, pending });
+    };
+    const ticker = setInterval(() => void progress(), 500);
     try {
       await pipeline.drained();
     } finally {
       clearInterval(ticker);
     }
-    const failedJobs = await pipeline.queues[QUEUES.firmenbuch]!.getFailed(0, 1000);
+    const failed: FailedJob[] = [];
+    const sources: Record<string, Record<string, number>> = {};
+    for (const register of plan.registers) {
+      const failedJobs = await pipeline.queues[register.name]!.getFailed(0, 1000);
+      failed.push(...failedJobs.map((j) => ({ source: register.name, job: j.name, id: j.id, reason: j.failedReason })));
+      const counter = jobs.get(register.name)!;
+      sources[register.name] = { jobsCompleted: counter.completed, jobsRetried: counter.retried, jobsFailed: failedJobs.length, ...(await register.replay.counts(options.sql)) };
+    }
     const totals = await databaseTotals(options.sql);
     const [changes] = await options.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log WHERE id >= ${changesBefore}`;
-    options.onProgress?.({ done, failed, pending: 0 });
+    await progress();
     return {
       ...totals,
       changes: changes!.n,
-      failures: failedJobs.length,
-      durationMs: Math.round(performance.now() - started),
-      failed: failedJobs.map((j) => ({ job: j.name, id: j.id, reason: j.failedReason })),
+      failures: failed.length,
+      durationMs: Math.round(performance.now() - plan.started),
+      sources,
+      failed,
     };
   } finally {
     await pipeline.close();
-    await fake?.close();
   }
 }

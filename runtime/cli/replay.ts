@@ -1,12 +1,14 @@
-// npm run replay [-- --fixtures <dir>] [--upstream <url>] [--json] [--rate429 p --rate500 p --rateTimeout p --rateTruncated p --seed n]
-// Replays a fixture directory (default: the bundled corpus) through the real pipeline against the fake
-// upstream, or against --upstream, until the queues drain. Progress goes to stderr (a bar on a
-// terminal, plain lines otherwise); the summary to stdout, with --json as one JSON object on the last
-// line. Exits 1 when any job failed.
+// npm run replay: runs the real pipeline until the queues drain. Without arguments every register's
+// bundled fixtures go through the project's fake upstreams; --sources limits the registers; --live
+// crawls the configured upstreams instead (Firmenbuch: the last 7 days, --from/--to, or --backfill);
+// --upstream URL is --sources firmenbuch --live with that URL. Progress goes to stderr; the summary
+// to stdout, with --json as one JSON object on the last line. Exit 1 when a job failed, 2 on a usage
+// error.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { REGISTERS } from '../../pipeline/registers.js';
 import { BUNDLED_CORPUS, replay, type ReplaySummary } from '../../pipeline/replay/replay.js';
 import { bootstrap, runMain } from '../bootstrap.js';
+import { parseReplayArgs, REPLAY_USAGE, UsageError, type ReplayCommand } from './replayArgs.js';
 
 function progressPrinter(): (p: { done: number; failed: number; pending: number }) => void {
   const tty = process.stderr.isTTY;
@@ -25,53 +27,49 @@ function progressPrinter(): (p: { done: number; failed: number; pending: number 
 }
 
 function printSummary(summary: ReplaySummary, json: boolean): void {
-  const { failed, ...figures } = summary;
   if (process.stderr.isTTY) process.stderr.write('\n');
-  for (const f of failed) console.log(`failed: ${f.job} ${f.id ?? ''}: ${f.reason}`);
+  for (const f of summary.failed) console.log(`failed: ${f.source} ${f.job} ${f.id ?? ''}: ${f.reason}`);
+  for (const [source, counts] of Object.entries(summary.sources)) {
+    console.log(`  ${source}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  }
   console.log(
     `replay finished in ${(summary.durationMs / 1000).toFixed(1)} s: ${summary.companies} companies, ${summary.persons} persons, ` +
       `${summary.filings} filings, ${summary.figures} figures, ${summary.changes} change rows, ${summary.failures} failures`,
   );
-  if (json) console.log(JSON.stringify(figures));
+  if (json) console.log(JSON.stringify(summary));
+}
+
+function command(): ReplayCommand {
+  try {
+    return parseReplayArgs(process.argv.slice(2), REGISTERS.map((r) => r.name));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`replay: ${err.message}\n${REPLAY_USAGE}`);
+    process.exit(2);
+  }
 }
 
 runMain(async () => {
-  const { values } = parseArgs({
-    options: {
-      fixtures: { type: 'string' },
-      upstream: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      rate429: { type: 'string' },
-      rate500: { type: 'string' },
-      rateTimeout: { type: 'string' },
-      rateTruncated: { type: 'string' },
-      seed: { type: 'string' },
-    },
-  });
+  const cmd = command();
   const rt = await bootstrap({ applicationName: 'replay', cli: true });
   try {
-    const rate = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-    const faults = {
-      seed: rate(values.seed),
-      rate429: rate(values.rate429),
-      rate500: rate(values.rate500),
-      rateTimeout: rate(values.rateTimeout),
-      rateTruncated: rate(values.rateTruncated),
-      retryAfterSeconds: 1,
-      timeoutMs: 3000,
-    };
     const summary = await replay({
       sql: rt.sql,
       redisUrl: rt.redisUrl,
       log: rt.log,
-      fixturesDir: resolve(values.fixtures ?? BUNDLED_CORPUS),
-      upstreamUrl: values.upstream,
-      upstreamApiKey: values.upstream ? rt.config.FIRMENBUCH_API_KEY : undefined,
-      faults,
-      timeoutMs: values.rateTimeout ? 2000 : undefined,
+      config: rt.config,
+      registers: REGISTERS.filter((r) => cmd.sources.includes(r.name)),
+      mode: cmd.mode,
+      fixturesDir: resolve(cmd.fixturesDir ?? BUNDLED_CORPUS),
+      upstreams: cmd.upstreamUrl ? { firmenbuch: { baseUrl: cmd.upstreamUrl } } : undefined,
+      from: cmd.from,
+      to: cmd.to,
+      backfill: cmd.backfill,
+      faults: cmd.faults,
+      timeoutMs: cmd.faults?.rateTimeout ? 2000 : undefined,
       onProgress: progressPrinter(),
     });
-    printSummary(summary, values.json);
+    printSummary(summary, cmd.json);
     if (summary.failures > 0) process.exitCode = 1;
   } finally {
     await rt.close();

@@ -17,12 +17,6 @@ runMain(async () => {
   const roles = new Set(config.SERVICE_ROLES);
   const metrics = createMetrics();
   const closers: Array<() => Promise<void>> = [];
-  const firmenbuch = {
-    baseUrl: config.FIRMENBUCH_URL,
-    apiKey: config.FIRMENBUCH_API_KEY,
-    timeoutMs: config.FIRMENBUCH_TIMEOUT_MS,
-    ratePerSecond: config.FIRMENBUCH_RATE_PER_SECOND,
-  };
 
   // The API process opens the queues too (work: false) for the operator board and queue metrics.
   const pipeline = roles.has('pipeline') || roles.has('api')
@@ -30,12 +24,10 @@ runMain(async () => {
         sql: rt.sql,
         redisUrl: rt.redisUrl,
         log: rt.log,
-        firmenbuch,
+        config,
         concurrency: config.PIPELINE_CONCURRENCY,
         work: roles.has('pipeline'),
-        schedules: roles.has('pipeline')
-          ? { companyChangesEveryMs: config.FIRMENBUCH_COMPANY_POLL_MINUTES * 60_000, documentChangesEveryMs: config.FIRMENBUCH_DOCUMENT_POLL_MINUTES * 60_000 }
-          : null,
+        schedules: roles.has('pipeline'),
         onOutcome: metrics.jobOutcome,
         onUpstreamRequest: metrics.upstreamRequest,
       })
@@ -59,7 +51,7 @@ runMain(async () => {
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
       queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
       search,
-      documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: firmenbuch.baseUrl, apiKey: firmenbuch.apiKey, timeoutMs: 30_000 })),
+      documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: config.FIRMENBUCH_URL, apiKey: config.FIRMENBUCH_API_KEY, timeoutMs: 30_000 })),
     });
     console.log(`API: ${api.baseUrl}`);
     closers.unshift(api.close); // stop taking requests first

@@ -1,7 +1,6 @@
 // A pipeline worker in its own process, for the test that kills a worker mid-run. It enqueues the
 // corpus windows, prints "started" and works until it is killed.
-import { readManifest } from '../../pipeline/replay/replay.js';
-import { changeWindows } from '../../pipeline/firmenbuch/changeWindows.js';
+import { firmenbuch } from '../../pipeline/firmenbuch/index.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { createSql } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -17,16 +16,17 @@ const pipeline = await startPipeline({
   sql,
   redisUrl: env('REDIS_URL'),
   log: createLogger('silent'),
-  firmenbuch: { baseUrl: env('FIRMENBUCH_URL'), ratePerSecond: 1000, timeoutMs: 5000 },
+  registers: [firmenbuch],
+  upstreams: { firmenbuch: { baseUrl: env('FIRMENBUCH_URL'), ratePerSecond: 1000, timeoutMs: 5000 } },
   concurrency: 4,
   prefix: env('QUEUE_PREFIX'),
   lockDurationMs: 2000,
   stalledIntervalMs: 1000,
   backoffDelayMs: 100,
 });
-const manifest = await readManifest(env('FIXTURES_DIR'));
-for (const w of changeWindows(manifest.firmenbuch.changesFrom, manifest.firmenbuch.changesTo)) {
-  await pipeline.enqueue('companyChanges', w);
-  await pipeline.enqueue('documentChanges', w);
-}
+await firmenbuch.replay.start({
+  mode: 'fixtures', fixturesDir: env('FIXTURES_DIR'), backfill: false,
+  enqueue: (key, payload) => pipeline.enqueue(firmenbuch, key, payload),
+  enqueueMany: (key, payloads) => pipeline.enqueueMany(firmenbuch, key, payloads),
+});
 process.stdout.write('started\n');

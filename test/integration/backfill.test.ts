@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { backfillRoots } from '../../pipeline/firmenbuch/backfill.js';
 import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
+import { firmenbuch } from '../../pipeline/firmenbuch/index.js';
 import { startPipeline, type Pipeline } from '../../pipeline/pipelineWorker.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   fake = await startFakeFirmenbuch({ corpus: CORPUS, port: 0 });
   pipeline = await startPipeline({
     sql: db.sql, redisUrl: inject('redisUrl'), log: createLogger('silent'), prefix: `backfill-${randomBytes(4).toString('hex')}`,
-    firmenbuch: { baseUrl: fake.url, ratePerSecond: 1000, timeoutMs: 5000 }, concurrency: 8, backoffDelayMs: 50,
+    registers: [firmenbuch], upstreams: { firmenbuch: { baseUrl: fake.url, ratePerSecond: 1000, timeoutMs: 5000 } }, concurrency: 8, backoffDelayMs: 50,
   });
 });
 afterAll(async () => {
@@ -31,7 +32,7 @@ afterAll(async () => {
 
 describe('backfill', () => {
   it('finds and stores every company of the register by walking name prefixes per legal form', async () => {
-    for (const task of backfillRoots(['GES', 'AG', 'KG', 'OG', 'EU', 'GEN', 'PST'])) await pipeline.enqueue('backfill', task);
+    await pipeline.enqueueMany(firmenbuch, 'backfill', backfillRoots(['GES', 'AG', 'KG', 'OG', 'EU', 'GEN', 'PST']));
     await pipeline.drained();
     const stored = (await db.sql<{ fnr: string }[]>`SELECT fnr FROM company ORDER BY fnr`).map((r) => r.fnr);
     const corpus = readdirSync(`${CORPUS}firmenbuch/auszug`).map((f) => f.replace(/\.xml$/, '')).sort();

@@ -39,13 +39,13 @@ afterAll(async () => {
 describe('/metrics', () => {
   it('reports queue depth, job outcomes, upstream latency and 429s', async () => {
     await queue.add('firmenbuch.company', { fnr: '5h' }, { jobId: 'company.5h.crawl' });
-    metrics.jobOutcome({ job: 'firmenbuch.company', outcome: 'retry', durationMs: 12 });
+    metrics.jobOutcome({ register: 'firmenbuch', job: 'firmenbuch.company', outcome: 'retry', durationMs: 12 });
     metrics.upstreamRequest({ upstream: 'firmenbuch', operation: 'auszug', status: 429, durationMs: 30 });
     const res = await http.get('/metrics');
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('queue_jobs{queue="firmenbuch",state="waiting"} 1');
-    expect(text).toContain('pipeline_jobs_total{job="firmenbuch.company",outcome="retry"} 1');
+    expect(text).toContain('pipeline_jobs_total{register="firmenbuch",job="firmenbuch.company",outcome="retry"} 1');
     expect(text).toContain('upstream_throttled_total{upstream="firmenbuch"} 1');
     expect(text).toMatch(/upstream_request_duration_seconds_count\{upstream="firmenbuch",operation="auszug"\} 1/);
   });

@@ -105,6 +105,20 @@ describe('replay of the bundled corpus', () => {
     }
   }, 240_000);
 
+  it('retries 200 answers whose envelope is cut off part-way (5 %) and ends as a clean run, with no failed job', async () => {
+    const cut = await createTestDatabase();
+    try {
+      const summary = await replay(options(cut, { faults: { seed: 11, rateCutOff: 0.05 }, backoffDelayMs: 20 }));
+      expect(summary.failed).toEqual([]);
+      expect(summary.sources.firmenbuch).toMatchObject({ jobsFailed: 0 });
+      // The faults did happen: each cut-off answer cost its job a retry.
+      expect(summary.sources.firmenbuch!.jobsRetried).toBeGreaterThan(0);
+      expect(await endState(cut.sql)).toEqual(await endState(db.sql));
+    } finally {
+      await cut.drop();
+    }
+  }, 120_000);
+
   it('ends in the same state when a worker is killed mid-run and the run is started again', async () => {
     const killed = await createTestDatabase();
     const fake = await startFakeFirmenbuch({ corpus: CORPUS, port: 0 });
@@ -129,7 +143,7 @@ describe('replay of the bundled corpus', () => {
       const [partial] = await killed.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM company`;
       expect(partial!.n).toBeLessThan(34);
 
-      const summary = await replay(options(killed, { upstreamUrl: fake.url, prefix, resume: true, lockDurationMs: 2000, stalledIntervalMs: 1000 }));
+      const summary = await replay(options(killed, { upstreams: { firmenbuch: { baseUrl: fake.url } }, prefix, resume: true, lockDurationMs: 2000, stalledIntervalMs: 1000 }));
       expect(summary.failed).toEqual([]);
       expect(await endState(killed.sql)).toEqual(await endState(db.sql));
     } finally {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { changeWindows } from '../../pipeline/firmenbuch/changeWindows.js';
+import { PdfTextError } from '../../pipeline/documents/pdfText.js';
+import { AnnualAccountParseError } from '../../pipeline/firmenbuch/annualAccountParser.js';
+import { FirmenbuchFaultError, FirmenbuchResponseParseError } from '../../pipeline/firmenbuch/soapResponse.js';
 import { isUnrecoverable, retryAfterMs, UnrecoverableInputError, UpstreamUnavailableError } from '../../pipeline/jobs/errors.js';
 
 describe('changeWindows', () => {
@@ -24,12 +27,15 @@ describe('retry decisions', () => {
     expect(retryAfterMs(null)).toBe(30_000);
     expect(retryAfterMs('0')).toBe(1000);
   });
-  it('treats input errors and request faults as unrecoverable, transport errors as retryable', () => {
+  it('treats every parser error and request fault as unrecoverable, transport errors as retryable', () => {
     expect(isUnrecoverable(new UnrecoverableInputError('bad filing'))).toBe(true);
-    const fault = Object.assign(new Error('Der Zeitraum darf 7 Tage nicht überschreiten'), { name: 'FirmenbuchFaultError', kind: 'dateWindowExceeded' });
+    expect(isUnrecoverable(new AnnualAccountParseError('not a filing'))).toBe(true);
+    expect(isUnrecoverable(new PdfTextError('unreadable PDF'))).toBe(true);
+    expect(isUnrecoverable(new FirmenbuchResponseParseError('notSoap', 'not SOAP'))).toBe(true);
+    const fault = new FirmenbuchFaultError({ soapVersion: '1.2', code: 'Receiver', subcode: null, reason: 'Der Zeitraum darf 7 Tage nicht überschreiten', validationErrors: [] });
+    expect(fault.kind).toBe('dateWindowExceeded');
+    expect(fault.name).toBe('FirmenbuchFaultError');
     expect(isUnrecoverable(fault)).toBe(true);
-    const internal = Object.assign(new Error('Interner Fehler'), { name: 'FirmenbuchFaultError', kind: 'other' });
-    expect(isUnrecoverable(internal)).toBe(false);
     expect(isUnrecoverable(new UpstreamUnavailableError('firmenbuch', 500, 'HTTP 500'))).toBe(false);
     expect(isUnrecoverable(new TypeError('fetch failed'))).toBe(false);
   });

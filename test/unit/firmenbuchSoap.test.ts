@@ -1,3 +1,4 @@
+import { isUnrecoverable } from '../../pipeline/jobs/errors.js';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -268,7 +269,7 @@ describe('unreadable responses', () => {
     expect(error).toBeInstanceOf(FirmenbuchResponseParseError);
     expect(error.name).toBe('FirmenbuchResponseParseError');
     expect(error.kind).toBe(kind);
-    expect(error.recoverable).toBe(false);
+    expect(isUnrecoverable(error)).toBe(true);
   });
 
   it('rejects a root with the right local name in the wrong namespace (v1 extract)', () => {

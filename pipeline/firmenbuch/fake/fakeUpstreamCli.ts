@@ -1,15 +1,17 @@
 // Runs the fake Firmenbuch HVD service on a corpus directory, for operators and local runs without internet:
-//   tsx pipeline/firmenbuch/fakeUpstreamCli.ts --fixtures fixtures/corpus --port 9090 [--rate429 0.1 ...]
-// Prints the base URL (point FIRMENBUCH_BASE_URL at it) and serves until SIGINT/SIGTERM.
+//   npm run fake-upstream -- --fixtures fixtures/corpus --port 9090 [--recent] [--rate429 0.1 ...]
+// Prints the base URL (point FIRMENBUCH_URL or `npm run replay -- --upstream` at it) and serves until
+// SIGINT/SIGTERM. --recent moves the change feeds so that their latest day is today, as a live
+// register's are.
 
 import { parseArgs } from 'node:util';
 import type { FirmenbuchOperation } from '../soapEnvelope.js';
 import { FIRMENBUCH_OPERATIONS } from '../soapEnvelope.js';
 import { startFakeFirmenbuch, type FaultOptions } from './fakeUpstream.js';
 
-const USAGE = `usage: fakeUpstreamCli --fixtures <dir> [--port 9090] [--host 127.0.0.1] [--api-key KEY] [--today yyyy-mm-dd]
-  [--seed N] [--rate429 P] [--retry-after S] [--rate500 P] [--rate-timeout P] [--timeout-ms MS] [--rate-truncated P]
-  [--only auszug,urkunde,...]`;
+const USAGE = `usage: npm run fake-upstream -- --fixtures <dir> [--port 9090] [--host 127.0.0.1] [--api-key KEY] [--today yyyy-mm-dd]
+  [--recent | --changes-end-on yyyy-mm-dd] [--seed N] [--rate429 P] [--retry-after S] [--rate500 P] [--rate-timeout P]
+  [--timeout-ms MS] [--rate-truncated P] [--rate-cut-off P] [--only auszug,urkunde,...]`;
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     'api-key': { type: 'string' },
     today: { type: 'string' },
+    recent: { type: 'boolean', default: false },
+    'changes-end-on': { type: 'string' },
     seed: { type: 'string' },
     rate429: { type: 'string' },
     'retry-after': { type: 'string' },
@@ -25,6 +29,7 @@ const { values } = parseArgs({
     'rate-timeout': { type: 'string' },
     'timeout-ms': { type: 'string' },
     'rate-truncated': { type: 'string' },
+    'rate-cut-off': { type: 'string' },
     only: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -61,6 +66,7 @@ function faultOptions(): FaultOptions {
     rateTimeout: numberOption('rate-timeout', values['rate-timeout'], [0, 1]),
     timeoutMs: numberOption('timeout-ms', values['timeout-ms'], [0, 3_600_000]),
     rateTruncated: numberOption('rate-truncated', values['rate-truncated'], [0, 1]),
+    rateCutOff: numberOption('rate-cut-off', values['rate-cut-off'], [0, 1]),
     only: operations(values.only),
   };
 }
@@ -71,12 +77,16 @@ async function main(): Promise<void> {
     return;
   }
   if (!values.fixtures) fail('--fixtures is required');
+  for (const name of ['today', 'changes-end-on'] as const) {
+    if (values[name] !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values[name])) fail(`--${name}: not a date yyyy-mm-dd: ${values[name]}`);
+  }
   const fake = await startFakeFirmenbuch({
     corpus: values.fixtures,
     port: numberOption('port', values.port, [0, 65_535]),
     host: values.host,
     apiKey: values['api-key'],
     today: values.today,
+    changesEndOn: values['changes-end-on'] ?? (values.recent ? new Date().toISOString().slice(0, 10) : undefined),
     faults: faultOptions(),
   });
   console.log(`fake Firmenbuch HVD: ${fake.corpus.companies.size} companies, ${fake.corpus.documents.size} documents`);

@@ -1,0 +1,127 @@
+// What a register plugs into the pipeline with: its queue, its jobs (named, with payload schemas and
+// deterministic ids), the handlers that work them, its schedules, how a replay starts it, and the
+// fake upstream that serves its fixtures. pipeline/registers.ts lists the registers; the worker, the
+// job runner, the scheduler, replay and the entry points iterate that list and know no register.
+import type { Job } from 'bullmq';
+import type { z } from 'zod';
+import type { Config } from '../runtime/config.js';
+import type { Sql } from '../runtime/db.js';
+import type { Logger } from '../runtime/logger.js';
+
+/** One kind of job: a name unique across registers (`<register>.<job>`), its payload and its id rule. */
+export interface JobDef<P = unknown> {
+  name: string;
+  payload: z.ZodType<P>;
+  /** The same work enqueued twice (a repeated crawl, a replay) gets the same id, so it is one job. */
+  jobId: (payload: P) => string;
+}
+
+// `any` here is the existential "some payload": each entry keeps its own type in `typeof JOBS`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JobTable = Record<string, JobDef<any>>;
+export type PayloadOf<D extends JobDef<any>> = z.output<D['payload']>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type JobKey<J extends JobTable> = keyof J & string;
+
+export type Handlers<J extends JobTable> = { [K in JobKey<J>]: (payload: PayloadOf<J[K]>, job: Job) => Promise<unknown> };
+export type Enqueue<J extends JobTable> = <K extends JobKey<J>>(key: K, payload: PayloadOf<J[K]>) => Promise<void>;
+/** Several jobs of one kind in one round trip to Redis (a change window fans out to hundreds). */
+export type EnqueueMany<J extends JobTable> = <K extends JobKey<J>>(key: K, payloads: Array<PayloadOf<J[K]>>) => Promise<void>;
+
+/** Where a register's upstream is and how hard the pipeline may call it. */
+export interface UpstreamSettings {
+  baseUrl: string;
+  /** Requests (jobs started) per second for the register's queue, shared by every worker. */
+  ratePerSecond: number;
+  timeoutMs?: number;
+  /** API keys, user names, passwords: whatever the upstream takes. */
+  credentials?: Record<string, string | undefined>;
+}
+
+export interface UpstreamRequestEvent {
+  operation: string;
+  status: number | 'error';
+  durationMs: number;
+}
+
+export interface RegisterDeps<J extends JobTable> {
+  sql: Sql;
+  log: Logger;
+  enqueue: Enqueue<J>;
+  enqueueMany: EnqueueMany<J>;
+  upstream: UpstreamSettings;
+  onUpstreamRequest?: (event: UpstreamRequestEvent) => void;
+}
+
+export interface RegisterRuntime<J extends JobTable> {
+  handlers: Handlers<J>;
+  /** Releases what the handlers hold (keep-alive connections). */
+  close?: () => void;
+}
+
+/** A repeatable job: `npm start` keeps one scheduler per entry. */
+export type Schedule<J extends JobTable> = { [K in JobKey<J>]: { id: string; everyMs: number; job: K; data: PayloadOf<J[K]> } }[JobKey<J>];
+
+/** How a replay starts a register's crawl. */
+export interface ReplayStart<J extends JobTable> {
+  /** `fixtures`: the register's fake serves the fixture directory; `live`: the configured upstream. */
+  mode: 'fixtures' | 'live';
+  fixturesDir: string;
+  /** The change window (inclusive dates); unset, the register's default (fixtures: their range; live: recent days). */
+  from?: string;
+  to?: string;
+  /** Walk the whole register instead of a change window. */
+  backfill: boolean;
+  enqueue: Enqueue<J>;
+  enqueueMany: EnqueueMany<J>;
+}
+
+export interface FakeUpstream {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Transport faults a fake injects, each a probability per request. */
+export interface FaultRates {
+  seed?: number;
+  rate429?: number;
+  retryAfterSeconds?: number;
+  rate500?: number;
+  rateTimeout?: number;
+  timeoutMs?: number;
+  /** Full Content-Length, part of the body, then the connection drops. */
+  rateTruncated?: number;
+  /** HTTP 200, chunked, the body ends cleanly part-way through the document. */
+  rateCutOff?: number;
+}
+
+export interface FakeOptions {
+  fixturesDir: string;
+  faults?: FaultRates;
+  credentials?: Record<string, string | undefined>;
+}
+
+export interface Register<J extends JobTable = JobTable> {
+  /** The source name (`--sources`), also the name of its queue. */
+  name: string;
+  jobs: J;
+  upstream: (config: Config) => UpstreamSettings;
+  handlers: (deps: RegisterDeps<J>) => RegisterRuntime<J>;
+  schedules: (config: Config) => Array<Schedule<J>>;
+  replay: {
+    /** Whether `fixturesDir` holds data for this register. */
+    hasFixtures: (fixturesDir: string) => Promise<boolean>;
+    start: (start: ReplayStart<J>) => Promise<void>;
+    /** What the database holds of this register, for the replay summary. */
+    counts: (sql: Sql) => Promise<Record<string, number>>;
+  };
+  fake?: (options: FakeOptions) => Promise<FakeUpstream>;
+}
+
+/** A register of any job table, as the list holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRegister = Register<any>;
+
+/** Identity with the type checked: the module of a register ends in `export const x = defineRegister({...})`. */
+export function defineRegister<J extends JobTable>(register: Register<J>): Register<J> {
+  return register;
+}
