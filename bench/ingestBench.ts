@@ -57,7 +57,7 @@ async function parserBench(xmls: string[]) {
 
 async function pdfBench() {
   const { extractPdfText } = await import('../pipeline/documents/pdfText.js');
-  const { simplePdf } = await import('../pipeline/firmenbuch/fake/syntheticCorpus.js');
+  const { simplePdf } = await import('../pipeline/firmenbuch/fake/synthetic/simplePdf.js');
   const pages = Array.from({ length: 10 }, (_, p) =>
     Array.from({ length: 45 }, (_, l) => `Seite ${p + 1}, Zeile ${l + 1}: Anhang zum Jahresabschluss, Erläuterungen zur Bilanz und GuV.`),
   );

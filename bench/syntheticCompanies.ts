@@ -12,7 +12,7 @@ import { fnrCheckLetter } from '../schemas/identifiers.js';
 import { KEY_FIGURES, emptyFigures, figureJsonKey, type FigureValues } from '../schemas/keyFigures.js';
 
 /** The corpus generator's seeded PRNG (mulberry32): the same seed gives the same companies. */
-import { seededRandom as rng } from '../pipeline/firmenbuch/fake/syntheticCorpus.js';
+import { seededRandom as rng } from '../pipeline/firmenbuch/fake/synthetic/random.js';
 
 export { rng };
 

@@ -29,7 +29,8 @@ import {
   type SoapVersion,
 } from '../../pipeline/firmenbuch/soapEnvelope.js';
 import { FirmenbuchFaultError, parseSoapResponse } from '../../pipeline/firmenbuch/soapResponse.js';
-import { fnrOf, writeSyntheticCorpus } from '../../pipeline/firmenbuch/fake/syntheticCorpus.js';
+import { fnrOf } from '../../pipeline/firmenbuch/fake/synthetic/registerKeys.js';
+import { writeSyntheticCorpus } from '../../pipeline/firmenbuch/fake/syntheticCorpus.js';
 
 const CORPUS_DIR = fileURLToPath(new URL('../../fixtures/corpus', import.meta.url));
 const TODAY = '2026-11-01';

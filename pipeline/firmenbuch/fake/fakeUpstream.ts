@@ -36,21 +36,11 @@ import {
   type FirmenbuchOperation,
   type SoapVersion,
 } from '../soapEnvelope.js';
-import {
-  FIRMENBUCH_COURTS,
-  LEGAL_FORMS,
-  ResponseXml,
-  fnrPlain,
-  fnrSpaced,
-  namespaceDeclarations,
-  namespacePrefixes,
-  seededRandom,
-  soapEnvelope,
-  sucheUrkundeResponseRoot,
-  veraenderungenFirmaResponseRoot,
-  veraenderungenUrkundeResponseRoot,
-  type Random,
-} from './syntheticCorpus.js';
+import { sucheUrkundeResponseRoot, veraenderungenFirmaResponseRoot, veraenderungenUrkundeResponseRoot } from './synthetic/listingAndChangeXml.js';
+import { seededRandom, type Random } from './synthetic/random.js';
+import { FIRMENBUCH_COURTS, LEGAL_FORMS } from './synthetic/registerCodes.js';
+import { fnrPlain, fnrSpaced } from './synthetic/registerKeys.js';
+import { ResponseXml, namespaceDeclarations, namespacePrefixes, soapEnvelope } from './synthetic/responseXml.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
