@@ -2,7 +2,7 @@
 // stops part-way, without any length to betray it) is a transport fault and retried; a complete,
 // well-formed answer with content that cannot be used fails at once as the input's fault.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
@@ -44,7 +44,7 @@ describe('jsonDocumentComplete', () => {
 describe('FirmenbuchClient classification', () => {
   let server: Server;
   let url: string;
-  let answer: (res: import('node:http').ServerResponse) => void;
+  let answer: (res: ServerResponse) => void;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
