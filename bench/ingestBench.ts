@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { replay } from '../pipeline/replay/replay.js';
+import { firmenbuch } from '../pipeline/firmenbuch/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
@@ -135,7 +136,7 @@ async function workerChild() {
   const sql = createSql(opts.databaseUrl, { max: WORKER_POOL, applicationName: 'ingest-bench-worker' });
   try {
     const summary = await replay({
-      sql, redisUrl: opts.redisUrl, log, fixturesDir: opts.fixturesDir, upstreamUrl: opts.upstreamUrl,
+      sql, redisUrl: opts.redisUrl, log, fixturesDir: opts.fixturesDir, upstreams: { firmenbuch: { baseUrl: opts.upstreamUrl } },
       prefix: 'bench-ingest', concurrency: WORKER_CONCURRENCY,
     });
     (globalThis as { gc?: () => void }).gc?.(); // with --expose-gc (BENCH_EXPOSE_GC=1): the live heap, not garbage
@@ -159,7 +160,7 @@ async function helperChild() {
   const { startPipeline } = await import('../pipeline/pipelineWorker.js');
   const pipeline = await startPipeline({
     sql, redisUrl: opts.redisUrl, log, prefix: 'bench-ingest', concurrency: WORKER_CONCURRENCY, backoffDelayMs: 200,
-    firmenbuch: { baseUrl: opts.upstreamUrl, timeoutMs: 30_000, ratePerSecond: 1000 },
+    registers: [firmenbuch], upstreams: { firmenbuch: { baseUrl: opts.upstreamUrl, timeoutMs: 30_000, ratePerSecond: 1000 } },
   });
   process.stdout.write('started\n');
   process.once('SIGTERM', () => {

@@ -2,7 +2,8 @@
 // interface (../shared/upstreams/upstream-interfaces.md §1): SOAP 1.1 and 1.2 on the base URL and on the
 // per-operation paths, dispatch on the Body's first child (local name + namespace), random `nsN`
 // prefixes per response, Spring-WS validation faults for schema violations, the German business faults,
-// and injected transport faults (429, 500, timeout, truncated body) drawn from a seeded PRNG.
+// and injected transport faults (429, 500, timeout, truncated body, a 200 cut off part-way) drawn from a
+// seeded PRNG.
 // Used by tests, the ingestion benchmark and operators (fakeUpstreamCli.ts) to run without internet.
 //
 // Fault semantics (all HTTP 500 with a SOAP fault in the request's SOAP version):
@@ -24,6 +25,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { fnrCheckLetter } from '../../../schemas/identifiers.js';
+import { addDays } from '../changeWindows.js';
 import { loadFirmenbuchCorpus, type CorpusCompany, type FirmenbuchCorpus } from './corpus.js';
 import { parseXmlOrderedFast, type OrderedElement } from '../fastXml.js';
 import type { CompanyChange, DocumentChange, DocumentListing } from '../registerParsers.js';
@@ -45,12 +47,12 @@ import { ResponseXml, namespaceDeclarations, namespacePrefixes, soapEnvelope } f
 // ---------------------------------------------------------------------------------------------------
 // Public API
 
-export type FaultKind = '429' | '500' | 'timeout' | 'truncated';
+export type FaultKind = '429' | '500' | 'timeout' | 'truncated' | 'cutoff';
 
 export interface FaultOptions {
   /** Seed of the PRNG the faults are drawn from (default 1): the same seed and request order give the same faults. */
   seed?: number;
-  /** Probabilities 0..1 per request, drawn in this order from one number: 429, 500, timeout, truncated. */
+  /** Probabilities 0..1 per request, drawn in this order from one number: 429, 500, timeout, truncated, cut off. */
   rate429?: number;
   /** Retry-After of an injected 429 (default 1). */
   retryAfterSeconds?: number;
@@ -59,6 +61,8 @@ export interface FaultOptions {
   /** How long a timed-out request is held before the connection is closed without an answer (default 30000). */
   timeoutMs?: number;
   rateTruncated?: number;
+  /** HTTP 200 without Content-Length whose body ends cleanly half-way through the envelope. */
+  rateCutOff?: number;
   /** Inject only into these operations (default: all). */
   only?: FirmenbuchOperation[];
 }
@@ -74,6 +78,11 @@ export interface FakeFirmenbuchOptions {
   faults?: FaultOptions;
   /** The fake's "today" (yyyy-mm-dd) for the Stichtag check; default the real date at each request. */
   today?: string;
+  /**
+   * Serve the change feeds as if the corpus were published recently: every change date moves by the
+   * same number of days so that the latest lands on this date (yyyy-mm-dd).
+   */
+  changesEndOn?: string;
 }
 
 /** The kinds of SOAP fault the fake answers with (counted in stats.soapFaults). */
@@ -727,7 +736,7 @@ class FaultPlan {
     if (o.only && !o.only.includes(operation)) return null;
     const r = this.random();
     let edge = 0;
-    for (const [kind, rate] of [['429', o.rate429], ['500', o.rate500], ['timeout', o.rateTimeout], ['truncated', o.rateTruncated]] as const) {
+    for (const [kind, rate] of [['429', o.rate429], ['500', o.rate500], ['timeout', o.rateTimeout], ['truncated', o.rateTruncated], ['cutoff', o.rateCutOff]] as const) {
       edge += rate ?? 0;
       if (r < edge) return kind;
     }
@@ -763,7 +772,7 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 function emptyStats(): FakeFirmenbuchStats {
   return {
     requests: Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<FirmenbuchOperation, number>,
-    faults: { '429': 0, '500': 0, timeout: 0, truncated: 0 },
+    faults: { '429': 0, '500': 0, timeout: 0, truncated: 0, cutoff: 0 },
     soapFaults: {},
   };
 }
@@ -912,6 +921,7 @@ class FakeServer {
     if (injected === 'timeout') return this.hold(req, this.faults.options.timeoutMs ?? 30_000);
     const reply = await this.answer(operation, version, root);
     if (injected === 'truncated') return this.truncate(res, reply, version);
+    if (injected === 'cutoff') return this.cutOff(res, reply, version);
     return this.send(res, reply, version);
   }
 
@@ -931,6 +941,13 @@ class FakeServer {
     const body = Buffer.from(reply.body, 'utf8');
     res.writeHead(reply.status, { 'Content-Type': contentType(version), 'Content-Length': body.length });
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+  }
+
+  /** Chunked, so nothing announces the length: half the body, then a clean end of the response. */
+  private cutOff(res: http.ServerResponse, reply: Reply, version: SoapVersion): void {
+    const body = Buffer.from(reply.body, 'utf8');
+    res.writeHead(reply.status, { 'Content-Type': contentType(version) });
+    res.end(body.subarray(0, Math.floor(body.length / 2)));
   }
 
   /** Never answers: the connection is closed after `ms` (or earlier, when the client gives up). */
@@ -953,8 +970,19 @@ class FakeServer {
 }
 
 /** Starts the fake on `host:port` (default 127.0.0.1, a free port) and resolves once it listens. */
+/** The corpus with every change date moved so that the latest falls on `endOn`. */
+function changesEndingOn(corpus: FirmenbuchCorpus, endOn: string): FirmenbuchCorpus {
+  const dates = [...corpus.companyChanges, ...corpus.documentChanges].map((c) => c.executedOn).filter((d): d is string => d !== null);
+  if (dates.length === 0) return corpus;
+  const latest = dates.reduce((a, b) => (a > b ? a : b));
+  const shift = daysBetween(latest, endOn);
+  const move = <T extends { executedOn: string | null }>(c: T): T => (c.executedOn === null ? c : { ...c, executedOn: addDays(c.executedOn.slice(0, 10), shift) });
+  return { ...corpus, companyChanges: corpus.companyChanges.map(move), documentChanges: corpus.documentChanges.map(move) };
+}
+
 export async function startFakeFirmenbuch(options: FakeFirmenbuchOptions): Promise<FakeFirmenbuch> {
-  const corpus = typeof options.corpus === 'string' ? await loadFirmenbuchCorpus(options.corpus) : options.corpus;
+  const loaded = typeof options.corpus === 'string' ? await loadFirmenbuchCorpus(options.corpus) : options.corpus;
+  const corpus = options.changesEndOn ? changesEndingOn(loaded, options.changesEndOn) : loaded;
   const fake = new FakeServer(corpus, options);
   const server = http.createServer((req, res) => {
     fake.handle(req, res).catch((err: unknown) => {
