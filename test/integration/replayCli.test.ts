@@ -27,7 +27,8 @@ function runReplay(args: string[], db?: TestDatabase): Promise<Run> {
     env: {
       ...process.env, LOG_LEVEL: 'error', DATABASE_URL: db?.url ?? 'postgres://nobody@127.0.0.1:1/none', REDIS_URL: inject('redisUrl'),
       // The live default of FIRMENBUCH_URL is the real register: every run here names its upstream.
-      FIRMENBUCH_URL: 'http://127.0.0.1:9/',
+      // The fake takes any rate: the register's own 10 requests a second would make this a minute.
+      FIRMENBUCH_URL: 'http://127.0.0.1:9/', FIRMENBUCH_RATE_PER_SECOND: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
