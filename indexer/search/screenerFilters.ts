@@ -3,9 +3,6 @@
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 import type { FigureRange, ScreenerFilterInput, ScreenerQuery } from '../../schemas/screenerParameters.js';
 
-// Re-exported for indexer/search/columnar/screenerColumns.ts, which still imports it from here.
-export type { ScreenerQuery } from '../../schemas/screenerParameters.js';
-
 /**
  * ÖNACE code in any spelling to the EDV form ('C 10.71-1' -> 'C10711', 'c10.7' -> 'C107'). Codes
  * without a section letter ('10.71') are resolved by the caller against the catalogue.

@@ -21,10 +21,6 @@ import {
 } from './soapResponse.js';
 import type { FirmenbuchOperation } from './soapEnvelope.js';
 
-// The record types are defined in schemas/firmenbuchRecords.ts; re-exported for firmenbuchClient.ts
-// and fake/syntheticCorpus.ts, which still import them from here.
-export type { CodeText, CompanyExtract } from '../../schemas/firmenbuchRecords.js';
-
 // ---------------------------------------------------------------------------------------------------
 // Shared value readers (also used by registerParsers.ts)
 

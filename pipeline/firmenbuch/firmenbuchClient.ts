@@ -7,18 +7,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
-import { parseAuszug, type CompanyExtract } from './extractParser.js';
+import type {
+  CompanyChangesResult, CompanyExtract, CompanySearchResult, DocumentChangesResult, DocumentContent, DocumentSearchResult,
+} from '../../schemas/firmenbuchRecords.js';
+import { parseAuszug } from './extractParser.js';
 import {
   parseSucheFirma,
   parseSucheUrkunde,
   parseUrkunde,
   parseVeraenderungenFirma,
   parseVeraenderungenUrkunde,
-  type CompanyChangesResult,
-  type CompanySearchResult,
-  type DocumentChangesResult,
-  type DocumentContent,
-  type DocumentSearchResult,
 } from './registerParsers.js';
 import {
   buildAuszugRequest,

@@ -8,13 +8,12 @@ import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
 import { GroupCommit } from '../jobs/groupCommit.js';
 import type { Enqueue, EnqueueMany, Handlers } from '../register.js';
-import { storeCompanyExtracts, type CompanyStoreItem, type CompanyStoreResult } from '../store/companyStore.js';
+import type { AnnualAccountBatchItem, CompanyStoreItem, DocumentListingsItem } from '../../schemas/firmenbuchRecords.js';
+import { storeCompanyExtracts, type CompanyStoreResult } from '../store/companyStore.js';
 import {
   storeAnnualAccountsBatch,
   storeDocumentContent,
   storeDocumentListingsBatch,
-  type AnnualAccountBatchItem,
-  type DocumentListingsItem,
   type DocumentStoreResult,
 } from '../store/documentStore.js';
 import { parseAnnualAccount } from './annualAccountParser.js';

@@ -28,12 +28,6 @@ import {
 } from './soapResponse.js';
 import { Warnings, codeText, dateValue, fnrValue, pnrValue, responseRoot } from './extractParser.js';
 
-// Re-exported for firmenbuchClient.ts and fake/ (fakeUpstream.ts, syntheticCorpus.ts), which still
-// import the records from here.
-export type {
-  CompanyChange, CompanyChangesResult, CompanySearchResult, DocumentChange, DocumentChangesResult, DocumentContent, DocumentListing,
-  DocumentSearchResult,
-} from '../../schemas/firmenbuchRecords.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Document KEY

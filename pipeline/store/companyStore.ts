@@ -288,10 +288,6 @@ function currentNameVnr(extract: CompanyExtract): string {
   return extract.registerEntries.map((e) => e.vnr).sort().at(-1) ?? '';
 }
 
-// The store's input type is defined in schemas/firmenbuchRecords.ts; re-exported for firmenbuchJobs.ts,
-// which still imports it from here.
-export type { CompanyStoreItem } from '../../schemas/firmenbuchRecords.js';
-
 export interface CompanyStoreResult extends StoreResult {
   /** Whether a listing stored or updated documents of this company within the last day (read in the same transaction). */
   listedLately: boolean;

@@ -7,10 +7,6 @@ import type {
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { recordChanges, type NewChange } from './changeLog.js';
 
-// The stores' input types are defined in schemas/firmenbuchRecords.ts; re-exported for
-// firmenbuchJobs.ts, which still imports them from here.
-export type { AnnualAccountBatchItem, DocumentListingsItem } from '../../schemas/firmenbuchRecords.js';
-
 export interface DocumentStoreResult {
   created: string[];
   updated: string[];

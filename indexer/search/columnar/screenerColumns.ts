@@ -14,7 +14,7 @@
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
 import { MIN_INFIX_CORE, coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
-import type { ScreenerQuery } from '../screenerFilters.js';
+import type { ScreenerQuery } from '../../../schemas/screenerParameters.js';
 import { Dictionary, SetDictionary } from './columnDictionaries.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
 import { FnrColumn, fnrKey } from './fnrColumn.js';

@@ -28,7 +28,7 @@ import { fnrCheckLetter } from '../../../schemas/identifiers.js';
 import { addDays } from '../changeWindows.js';
 import { loadFirmenbuchCorpus, type CorpusCompany, type FirmenbuchCorpus } from './corpus.js';
 import { parseXmlOrderedFast, type OrderedElement } from '../fastXml.js';
-import type { CompanyChange, DocumentChange, DocumentListing } from '../registerParsers.js';
+import type { CompanyChange, DocumentChange, DocumentListing } from '../../../schemas/firmenbuchRecords.js';
 import { SUCHEFIRMA_MAX_HITS } from '../registerParsers.js';
 import {
   FIRMENBUCH_OPERATIONS,

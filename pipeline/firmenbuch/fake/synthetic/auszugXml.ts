@@ -1,7 +1,7 @@
 // AUSZUG_V2 responses from a company description (CompanySpec): its FIRMA, FUN, PER and VOLLZ groups.
 import { createHash } from 'node:crypto';
 import { fnrDigitsPadded } from '../../../../schemas/identifiers.js';
-import type { CodeText } from '../../extractParser.js';
+import type { CodeText } from '../../../../schemas/firmenbuchRecords.js';
 import { FIRMENBUCH_COURTS, FUNCTION_TEXTS, LEGAL_FORMS } from './registerCodes.js';
 import { aktenzeichen, fnrPadded, fnrPlain, fnrSpaced } from './registerKeys.js';
 import { XSI, type Attrs, type ResponseXml } from './responseXml.js';

@@ -1,6 +1,6 @@
 // Building blocks for company descriptions: dates as the register spells them, document listings and
 // company change entries.
-import type { CompanyChange, DocumentListing } from '../../registerParsers.js';
+import type { CompanyChange, DocumentListing } from '../../../../schemas/firmenbuchRecords.js';
 import { DOCUMENT_TYPES } from './registerCodes.js';
 
 export function addDays(isoDate: string, days: number): string {

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FigureValues } from '../../../../schemas/keyFigures.js';
-import type { CompanyChange, DocumentChange, DocumentListing } from '../../registerParsers.js';
+import type { CompanyChange, DocumentChange, DocumentListing } from '../../../../schemas/firmenbuchRecords.js';
 import { auszugResponseRoot, type CompanySpec } from './auszugXml.js';
 import { sucheUrkundeResponseRoot, veraenderungenFirmaResponseRoot, veraenderungenUrkundeResponseRoot } from './listingAndChangeXml.js';
 import type { Random } from './random.js';

@@ -1,5 +1,5 @@
 // SUCHEURKUNDE document listings and the VERAENDERUNGENFIRMA / VERAENDERUNGENURKUNDE change feeds.
-import type { CompanyChange, DocumentChange, DocumentListing } from '../../registerParsers.js';
+import type { CompanyChange, DocumentChange, DocumentListing } from '../../../../schemas/firmenbuchRecords.js';
 import { fnrPadded, fnrSpaced } from './registerKeys.js';
 import type { ResponseXml } from './responseXml.js';
 

@@ -1,6 +1,6 @@
 // HVD SOAP responses as the service writes them: all 18 namespaces on the root with `nsN` prefixes
 // shuffled per response, elements and attributes qualified by the response namespace, and the envelope.
-import type { CodeText } from '../../extractParser.js';
+import type { CodeText } from '../../../../schemas/firmenbuchRecords.js';
 import { FIRMENBUCH_OPERATIONS, SOAP_11_ENVELOPE_NS, SOAP_12_ENVELOPE_NS, escapeXml, type FirmenbuchOperation, type SoapVersion } from '../../soapEnvelope.js';
 import { shuffled, type Random } from './random.js';
 

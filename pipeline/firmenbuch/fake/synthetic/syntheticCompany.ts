@@ -1,7 +1,7 @@
 // Typical synthetic companies for benchmarks and cap tests: a GmbH or AG with a seat, people, register
 // entries and one annual-account filing, all drawn from the PRNG.
-import type { CodeText } from '../../extractParser.js';
-import type { CompanyChange } from '../../registerParsers.js';
+import type { CodeText } from '../../../../schemas/firmenbuchRecords.js';
+import type { CompanyChange } from '../../../../schemas/firmenbuchRecords.js';
 import type { CompanySpec, FunctionSpec, PersonSpec } from './auszugXml.js';
 import { addDays, companyChange, compactDate, listing } from './builders.js';
 import type { CorpusDocumentSpec } from './corpusDirectory.js';
