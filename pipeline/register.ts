@@ -80,17 +80,20 @@ export interface FakeUpstream {
   close: () => Promise<void>;
 }
 
-/** Transport faults a fake injects, each a probability per request. */
+/** Transport faults a fake injects: probabilities per request, drawn in this order from one number. */
 export interface FaultRates {
+  /** Seed of the PRNG the faults are drawn from (default 1): the same seed and request order give the same faults. */
   seed?: number;
   rate429?: number;
+  /** Retry-After of an injected 429 (default 1). */
   retryAfterSeconds?: number;
   rate500?: number;
   rateTimeout?: number;
+  /** How long a timed-out request is held before the connection is closed without an answer (default 30000). */
   timeoutMs?: number;
   /** Full Content-Length, part of the body, then the connection drops. */
   rateTruncated?: number;
-  /** HTTP 200, chunked, the body ends cleanly part-way through the document. */
+  /** HTTP 200 without Content-Length whose body ends cleanly part-way through the document. */
   rateCutOff?: number;
 }
 

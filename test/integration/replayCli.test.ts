@@ -61,6 +61,16 @@ function changedBetween(from: string, to: string): string[] {
   return [...new Set(fnrs)].sort();
 }
 
+/** Runs `body` on a database of its own, dropped afterwards. */
+async function withDatabase(body: (db: TestDatabase) => Promise<void>): Promise<void> {
+  const db = await createTestDatabase();
+  try {
+    await body(db);
+  } finally {
+    await db.drop();
+  }
+}
+
 beforeAll(async () => {
   corpus = await loadFirmenbuchCorpus(CORPUS);
   // The bundled corpus as a live register would serve it: its latest change is today.
@@ -75,9 +85,8 @@ describe('npm run replay', () => {
     expect(run.stderr).toContain('unknown source nosuch; known sources: firmenbuch');
   });
 
-  it('--upstream URL ingests the changes of the last 7 days up to today', async () => {
-    const db = await createTestDatabase();
-    try {
+  it('--upstream URL ingests the changes of the last 7 days up to today', () =>
+    withDatabase(async (db) => {
       const run = await runReplay(['--upstream', fake.url, '--json'], db);
       expect(run.stderr).not.toMatch(/error/i);
       expect(run.code).toBe(0);
@@ -88,36 +97,25 @@ describe('npm run replay', () => {
       const summary = summaryOf(run);
       expect(summary.failures).toBe(0);
       expect(summary.sources.firmenbuch!.companies).toBe(expected.length);
-    } finally {
-      await db.drop();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it('--live --from --to ingests exactly that window', async () => {
-    const db = await createTestDatabase();
-    try {
+  it('--live --from --to ingests exactly that window', () =>
+    withDatabase(async (db) => {
       const [from, to] = [addDays(today, -20), addDays(today, -10)];
       const run = await runReplay(['--sources', 'firmenbuch', '--live', '--from', from, '--to', to, '--json', '--upstream', fake.url], db);
       expect(run.code).toBe(0);
       const expected = changedBetween(from, to);
       expect(expected.length).toBeGreaterThan(0);
       expect(await storedCompanies(db)).toEqual(expected);
-    } finally {
-      await db.drop();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it('--backfill walks the whole register by SUCHEFIRMA, whatever the feeds say', async () => {
-    const db = await createTestDatabase();
-    try {
+  it('--backfill walks the whole register by SUCHEFIRMA, whatever the feeds say', () =>
+    withDatabase(async (db) => {
       const run = await runReplay(['--upstream', fake.url, '--backfill', '--json'], db);
       expect(run.code).toBe(0);
       expect(await storedCompanies(db)).toEqual([...corpus.companies.keys()].sort());
       expect(summaryOf(run).sources.firmenbuch!.jobsFailed).toBe(0);
-    } finally {
-      await db.drop();
-    }
-  }, 90_000);
+    }), 90_000);
 
   it('refuses a malformed date and --backfill with a window', async () => {
     const bad = await runReplay(['--live', '--from', '2026-13-01', '--to', '2026-12-02']);

@@ -25,6 +25,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { fnrCheckLetter } from '../../../schemas/identifiers.js';
+import type { FaultRates } from '../../register.js';
+import type { FirmenbuchFaultKind } from '../soapResponse.js';
 import { addDays } from '../changeWindows.js';
 import { loadFirmenbuchCorpus, type CorpusCompany, type FirmenbuchCorpus } from './corpus.js';
 import { parseXmlOrderedFast, type OrderedElement } from '../fastXml.js';
@@ -49,20 +51,8 @@ import { ResponseXml, namespaceDeclarations, namespacePrefixes, soapEnvelope } f
 
 export type FaultKind = '429' | '500' | 'timeout' | 'truncated' | 'cutoff';
 
-export interface FaultOptions {
-  /** Seed of the PRNG the faults are drawn from (default 1): the same seed and request order give the same faults. */
-  seed?: number;
-  /** Probabilities 0..1 per request, drawn in this order from one number: 429, 500, timeout, truncated, cut off. */
-  rate429?: number;
-  /** Retry-After of an injected 429 (default 1). */
-  retryAfterSeconds?: number;
-  rate500?: number;
-  rateTimeout?: number;
-  /** How long a timed-out request is held before the connection is closed without an answer (default 30000). */
-  timeoutMs?: number;
-  rateTruncated?: number;
-  /** HTTP 200 without Content-Length whose body ends cleanly half-way through the envelope. */
-  rateCutOff?: number;
+/** The rates of pipeline/register.ts (the same for every register's fake), here per operation too. */
+export interface FaultOptions extends FaultRates {
   /** Inject only into these operations (default: all). */
   only?: FirmenbuchOperation[];
 }
@@ -85,19 +75,8 @@ export interface FakeFirmenbuchOptions {
   changesEndOn?: string;
 }
 
-/** The kinds of SOAP fault the fake answers with (counted in stats.soapFaults). */
-export type SoapFaultKind =
-  | 'validation'
-  | 'invalidFnr'
-  | 'futureDate'
-  | 'unknownFnr'
-  | 'invalidKey'
-  | 'invalidDateRange'
-  | 'dateWindowExceeded'
-  | 'invalidSearchArea'
-  | 'invalidSearchCriteria'
-  | 'accessDenied'
-  | 'internal';
+/** The kinds of SOAP fault the fake answers with (counted in stats.soapFaults): what the client tells apart, and two it cannot. */
+export type SoapFaultKind = Exclude<FirmenbuchFaultKind, 'other'> | 'unknownFnr' | 'internal';
 
 export interface FakeFirmenbuchStats {
   /** Requests per operation that reached dispatch (faulted ones included). */
