@@ -1,8 +1,10 @@
 // Shapes every route's OpenAPI entry shares: the two error bodies, the access-chain answers (401,
-// 429) and the headers on authenticated responses. Route modules register their own paths with
-// their own zod schemas (the ones they validate with) and use these for the common parts.
+// 429), the headers on authenticated responses and the company shapes several read routes answer.
+// Route modules register their own paths (api/routes/*.docs.ts) with their own zod schemas (the ones
+// they validate with) and use these for the common parts.
 import type { OpenAPIRegistry, ResponseConfig, ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
 
 export const ProblemDetails = z
   .object({
@@ -118,3 +120,30 @@ export function accountBoundResponses(): Record<number, ResponseConfig> {
 }
 
 export const AUTHENTICATED_RESPONSE_HEADERS = RATE_HEADERS;
+
+/** A GET answering `body` as JSON with its named examples, its problem answers (400 unless given) and the access answers. */
+export function registerJsonGet(
+  registry: OpenAPIRegistry, path: string, tags: string[], summary: string, query: z.ZodObject | undefined, body: z.ZodType,
+  extra: { params?: z.ZodObject; description?: string; problems?: number[]; examples: Examples },
+): void {
+  registry.registerPath({
+    method: 'get', path, tags, summary, description: extra.description,
+    request: { ...(query ? { query } : {}), ...(extra.params ? { params: extra.params } : {}) },
+    responses: {
+      200: { description: summary, content: jsonContent(body, extra.examples) },
+      ...problemResponses(...(extra.problems ?? [400])), ...accessResponses(),
+    },
+  });
+}
+
+// Company shapes more than one read route answers (screener rows and the profile, notices and feeds).
+export const nullableString = z.string().nullable();
+export const codeText = z.object({ code: z.string(), text: nullableString });
+
+/** The 47 figures of one filing, as fields (null = not reported in that filing, never 0). */
+export const keyFigureFields = Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), z.number().nullable().meta({ description: f.label })]));
+export const KeyFigures = z
+  .object({ documentDate: z.string().nullable().meta({ description: 'Balance-sheet date of the filing the figures come from.' }), ...keyFigureFields })
+  .meta({ id: 'KeyFigures', description: 'The 47 figures of one filing. null = not reported in that filing (never 0).' });
+
+export const fnrPath = z.object({ fnr: z.string().meta({ description: 'Matched exactly as stored: a leading-zero form is a 404.', example: '30435h' }) });

@@ -1,13 +1,19 @@
 // The API's machine-readable description: OpenAPI 3.1 generated from the zod schemas the routes
-// validate with (each route module registers its own paths), version `v1` as in the path prefix.
+// validate with (each route module's sibling api/routes/NAME.docs.ts registers its own paths), version
+// `v1` as in the path prefix.
 // Where the contract is silent, the choice made is written into the description below, so a
 // consumer reads it in one place.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { registerCatalogueDocs } from '../routes/catalogues.js';
-import { registerExportDocs } from '../routes/exports.js';
-import { registerListDocs } from '../routes/lists.js';
-import { registerQueryDocs } from '../routes/queries.js';
-import { registerReadDocs } from './readDocs.js';
+import { registerBusinessesDocs } from '../routes/businesses.docs.js';
+import { registerCatalogueDocs } from '../routes/catalogues.docs.js';
+import { registerChangeFeedDocs } from '../routes/changeFeeds.docs.js';
+import { registerCompanyProfileDocs } from '../routes/companyProfile.docs.js';
+import { registerDocumentDocs } from '../routes/documents.docs.js';
+import { registerExportDocs } from '../routes/exports.docs.js';
+import { registerGraphDocs } from '../routes/graph.docs.js';
+import { registerListDocs } from '../routes/lists.docs.js';
+import { registerPeopleDocs } from '../routes/people.docs.js';
+import { registerQueryDocs } from '../routes/queries.docs.js';
 import { AUTHENTICATED_RESPONSE_HEADERS } from './common.js';
 
 export const API_VERSION = 'v1';
@@ -54,6 +60,12 @@ JSON) when \`Accept\` prefers them; an \`Accept\` naming none of these still get
 This document (\`/api/v1/openapi.json\`) and its rendering (\`/api/v1/docs\`) need no key and are not billed.
 `.trim();
 
+/** Every route module's docs, in the order their tags appear on the docs page. */
+const ROUTE_DOCS: Array<(registry: OpenAPIRegistry) => void> = [
+  registerQueryDocs, registerListDocs, registerExportDocs, registerCatalogueDocs, registerBusinessesDocs, registerCompanyProfileDocs,
+  registerPeopleDocs, registerGraphDocs, registerChangeFeedDocs, registerDocumentDocs,
+];
+
 export function buildOpenApiDocument() {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
@@ -61,11 +73,7 @@ export function buildOpenApiDocument() {
     type: 'apiKey', in: 'cookie', name: 'session',
     description: 'Dashboard session; lets a key without an account reach saved queries, lists and exports of the session\'s account.',
   });
-  registerCatalogueDocs(registry);
-  registerQueryDocs(registry);
-  registerListDocs(registry);
-  registerExportDocs(registry);
-  registerReadDocs(registry);
+  for (const register of ROUTE_DOCS) register(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { title: 'Austrian company data API', version: API_VERSION, description: DESCRIPTION },

@@ -1,18 +1,15 @@
 // Catalogue endpoints: codes the other endpoints use, resolved to names. All searchable and paged.
 // Route pipeline: validate -> query -> presenter.
 import Router from '@koa/router';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { countedPage, type CountedRow } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
-import { accessResponses, jsonContent, pageOf, problemResponses, registerExample } from '../openapi/common.js';
-import { catalogueExamples } from '../openapi/readExamples.js';
 import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 
 const search = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional();
-const catalogueQuery = z.object({ search, ...pagingShape() });
-const oenaceQuery = z.object({
+export const catalogueQuery = z.object({ search, ...pagingShape() });
+export const oenaceQuery = z.object({
   search,
   level: z.coerce.number({ error: 'must be an integer from 1 to 5' }).int('must be an integer from 1 to 5').min(1, 'must be an integer from 1 to 5').max(5, 'must be an integer from 1 to 5').optional(),
   version: z.enum(['2008', '2025'], { error: 'must be 2008 or 2025' }).default('2008'),
@@ -127,56 +124,4 @@ export function catalogueRouter(sql: Sql): Router {
   });
 
   return router;
-}
-
-// Response rows, for the OpenAPI document (the handlers' SQL produces exactly these fields).
-const CatalogueEntry = (id: string, shape: z.ZodRawShape) => z.object(shape).meta({ id });
-const nullableText = z.string().nullable();
-
-const catalogueDocs = [
-  {
-    path: '/oenace', query: oenaceQuery, summary: 'Industry classes (ÖNACE), by level', description: 'Searchable by code, EDV code and German or English title; `level` 1 (section) to 5 (subclass); `version` 2008 (default) or 2025.',
-    row: CatalogueEntry('OenaceClass', { code: z.string(), level: z.int(), numericCode: z.string(), title: z.string(), kurztitel: nullableText, titleEn: nullableText, parentCode: nullableText, section: z.string() }),
-  },
-  { path: '/legalforms', query: catalogueQuery, summary: 'Legal forms', row: CatalogueEntry('LegalForm', { code: z.string(), text: z.string(), abbreviation: nullableText, elfCode: nullableText }) },
-  { path: '/courts', query: catalogueQuery, summary: 'Register courts', row: CatalogueEntry('Court', { code: z.string(), text: z.string(), state: z.string() }) },
-  { path: '/assignmentfunctions', query: catalogueQuery, summary: 'Function codes (managing director, procurator, board member, ...)', row: CatalogueEntry('AssignmentFunction', { code: z.string(), text: z.string(), category: z.string() }) },
-  {
-    path: '/addresses/cities', query: catalogueQuery, summary: 'Cities (municipalities) with their zip codes',
-    row: CatalogueEntry('City', { name: z.string(), municipalityCode: z.string(), district: nullableText, state: z.string(), zipCodes: z.array(z.string()) }),
-  },
-  { path: '/addresses/zipcodes', query: catalogueQuery, summary: 'Zip codes with their cities', row: CatalogueEntry('ZipCode', { zipCode: z.string(), cities: z.array(z.string()), state: z.string() }) },
-  {
-    path: '/addresses/locations', query: catalogueQuery, summary: 'Locations (places per zip code) with coordinates',
-    row: CatalogueEntry('Location', {
-      zipCode: z.string(), place: z.string(), municipality: nullableText, municipalityCode: nullableText, district: nullableText, state: z.string(),
-      latitude: z.number().nullable(), longitude: z.number().nullable(),
-    }),
-  },
-];
-
-/** The query each catalogue's example answers (components/examples name and summary). */
-const CATALOGUE_EXAMPLES: Record<string, [name: string, summary: string]> = {
-  '/oenace': ['OenacePage', 'search=41.20&level=5'],
-  '/legalforms': ['LegalFormsPage', 'search=GmbH'],
-  '/courts': ['CourtsPage', 'The first page of all 16 register courts (pageSize=3)'],
-  '/assignmentfunctions': ['AssignmentFunctionsPage', 'The function codes'],
-  '/addresses/cities': ['CitiesPage', 'search=60101 (a municipality code)'],
-  '/addresses/zipcodes': ['ZipCodesPage', 'search=8010'],
-  '/addresses/locations': ['LocationsPage', 'search=1100'],
-};
-
-export function registerCatalogueDocs(registry: OpenAPIRegistry): void {
-  for (const doc of catalogueDocs) {
-    const [name, summary] = CATALOGUE_EXAMPLES[doc.path]!;
-    registry.registerPath({
-      method: 'get', path: doc.path, tags: ['Catalogues'], summary: doc.summary,
-      description: doc.description ?? 'Searchable (`search`, case-insensitive, contained in code or name) and paged.',
-      request: { query: doc.query },
-      responses: {
-        200: { description: 'A page', content: jsonContent(pageOf(doc.row), registerExample(registry, name, summary, catalogueExamples[doc.path])) },
-        ...problemResponses(400), ...accessResponses(),
-      },
-    });
-  }
 }

@@ -10,7 +10,6 @@
 import type * as ExcelJsModule from 'exceljs';
 import { Readable, Transform, pipeline } from 'node:stream';
 import Router from '@koa/router';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -20,7 +19,6 @@ import { fnrFilterValue } from '../../schemas/identifiers.js';
 import type { Clock } from '../clock.js';
 import { badRequest, notFound } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
-import { accountBoundResponses, problemResponses, requestJsonContent } from '../openapi/common.js';
 import { cellValue, csvCell, DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, type ExportColumn } from '../presenters/exportColumns.js';
 import { requireAccount } from '../requestState.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
@@ -32,7 +30,7 @@ import { parseBody } from '../validation.js';
 
 export const MAX_EXPORT_COMPANIES = 1000;
 const CSV_TYPE = 'text/csv; charset=utf-8';
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const columnKeys = [...EXPORT_COLUMNS.keys()] as [string, ...string[]];
 
@@ -167,31 +165,4 @@ export function exportRouter(sql: Sql, search: SearchBackend, log: Logger, clock
   });
 
   return router;
-}
-
-export function registerExportDocs(registry: OpenAPIRegistry): void {
-  const columnList = [...EXPORT_COLUMNS.values()].map((c) => `\`${c.key}\` (${c.label})`).join(', ');
-  registry.registerPath({
-    method: 'post', path: '/exports/businesses', tags: ['Export'],
-    summary: 'Export companies named by an fnr set, a list or a saved query to CSV or an Excel workbook',
-    description:
-      'Exactly one of `fnrs`, `listId`, `queryId`. CSV: UTF-8 with BOM, comma-separated, CRLF line ends, a header row of ' +
-      'column keys, streamed as produced; text values starting with = + - @ (or a tab or carriage return) are prefixed ' +
-      "with an apostrophe against formula injection; numbers are written as plain decimals; booleans as true/false; " +
-      'dates as yyyy-mm-dd. Workbook: one sheet `Companies`, typed cells (numbers, booleans, dates), the same text escaping. ' +
-      `Account-bound: a key without an account needs a session cookie. Columns: ${columnList}.`,
-    request: { body: { required: true, content: requestJsonContent(ExportBusinesses) } },
-    responses: {
-      200: {
-        description: 'The file, as an attachment (Content-Disposition)',
-        content: {
-          'text/csv': { schema: { type: 'string' } },
-          [XLSX_TYPE]: { schema: { type: 'string', format: 'binary' } },
-        },
-      },
-      204: { description: 'No rows would result: no body, no empty file' },
-      ...problemResponses(400, 404, 415),
-      ...accountBoundResponses(),
-    },
-  });
 }

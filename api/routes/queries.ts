@@ -1,9 +1,8 @@
 // Saved queries (Abfragen), account-bound: list newest first, save (de-duplicated by canonical
 // filters, `updateId` pins the record being edited), get, delete, delete all. Another account's id
 // is a 404, never a 403: ids of other accounts are not confirmed to exist.
-// Route pipeline: validate -> store -> presenter. Schemas here are also the OpenAPI document's.
+// Route pipeline: validate -> store -> presenter. Request schemas here are also the OpenAPI document's (queries.docs.ts).
 import Router from '@koa/router';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Sql } from '../../runtime/db.js';
 import { notFound, validationFailed } from '../errors.js';
@@ -13,7 +12,6 @@ import { requireAccount } from '../requestState.js';
 import { canonicalFilters } from '../screener/filters.js';
 import { deleteAllSavedQueries, deleteSavedQuery, getSavedQuery, listSavedQueries, saveQuery } from '../stores/savedQueries.js';
 import { idParams, noQuery, parseBody, parseParams, parseQuery } from '../validation.js';
-import { accountBoundResponses, jsonContent, problemResponses, requestJsonContent } from '../openapi/common.js';
 
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -34,16 +32,6 @@ export const SaveQuery = z
     }),
   })
   .meta({ id: 'SaveQuery' });
-
-export const SavedQueryRecord = z
-  .object({
-    id: z.uuid(),
-    name: z.string().nullable(),
-    filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime().meta({ description: 'Last save; re-saving equal filters moves a record to the top of the list.' }),
-  })
-  .meta({ id: 'SavedQuery' });
 
 function parseSaveQuery(body: unknown) {
   const input = parseBody(SaveQuery, body);
@@ -92,34 +80,4 @@ export function queryRouter(sql: Sql): Router {
   });
 
   return router;
-}
-
-export function registerQueryDocs(registry: OpenAPIRegistry): void {
-  const tags = ['Saved queries'];
-  registry.registerPath({
-    method: 'get', path: '/queries', tags, summary: 'Your saved queries, newest first (by last save)',
-    responses: { 200: { description: 'Saved queries', content: jsonContent(z.array(SavedQueryRecord)) }, ...accountBoundResponses() },
-  });
-  registry.registerPath({
-    method: 'post', path: '/queries', tags, summary: 'Save a query (equal filters update the existing record)',
-    request: { body: { required: true, content: requestJsonContent(SaveQuery) } },
-    responses: {
-      200: { description: 'The saved record (new, or the one with equal filters, or the one pinned by updateId)', content: jsonContent(SavedQueryRecord) },
-      ...problemResponses(400, 404), ...accountBoundResponses(),
-    },
-  });
-  registry.registerPath({
-    method: 'get', path: '/queries/{id}', tags, summary: 'One of your saved queries',
-    request: { params: idParams },
-    responses: { 200: { description: 'The record', content: jsonContent(SavedQueryRecord) }, ...problemResponses(400, 404), ...accountBoundResponses() },
-  });
-  registry.registerPath({
-    method: 'delete', path: '/queries/{id}', tags, summary: 'Delete one of your saved queries',
-    request: { params: idParams },
-    responses: { 204: { description: 'Deleted' }, ...problemResponses(400, 404), ...accountBoundResponses() },
-  });
-  registry.registerPath({
-    method: 'delete', path: '/queries/all', tags, summary: 'Delete all your saved queries',
-    responses: { 204: { description: 'Deleted (also when there were none)' }, ...accountBoundResponses() },
-  });
 }

@@ -1,0 +1,133 @@
+// OpenAPI entries of the company search endpoints (businesses.ts): screener, count, names, similar
+// and resolve-names, with the query schemas the routes validate with and examples shaped as the
+// presenters shape them.
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  accessResponses, codeText, fnrPath, jsonContent, KeyFigures, pageOf, problemResponses, registerExample, registerJsonGet, requestJsonContent,
+} from '../openapi/common.js';
+import { GES, HG_WIEN, keyFigures, LG_GRAZ, LG_KORNEUBURG, MUELLER_2024 } from '../openapi/exampleData.js';
+import { countQuery, namesQuery, resolveNamesBody, screenerQuery, similarQuery } from './businesses.js';
+
+const ScreenerRow = z
+  .object({
+    fnr: z.string(), name: z.string(), legalForm: codeText.nullable(), court: codeText.nullable(), city: z.string().nullable(),
+    zipCode: z.string().nullable(), isActive: z.boolean(), isScheinunternehmen: z.boolean(), hasEdikt: z.boolean(),
+    keyFigures: KeyFigures.nullable().meta({ description: 'Figures of the latest filing by documentDate; null without a filing.' }),
+  })
+  .meta({ id: 'ScreenerRow' });
+
+const GRAZ_2024 = keyFigures('2024-12-31', {
+  bilanzSumme: 162480.35, anlageVermoegen: 98200, sachanlagen: 98200, umlaufvermoegen: 64280.35, vorraete: 11840, liquideMittel: 38915.6,
+  eigenkapital: -12650.8, nennKapital: 35000, bilanzGewinn: -47650.8, verbindlichkeiten: 168931.15, verbindlichkeitenKreditinstitute: 120000,
+});
+
+const KORNEUBURG_2024 = keyFigures('2024-12-31', {
+  bilanzSumme: 3984120.5, umlaufvermoegen: 2911045.2, eigenkapital: 1402311.9, verbindlichkeiten: 2210408.6, umsatzerloese: 8120455,
+  jahresueberschuss: 298340.12, employees: 41,
+});
+
+const korneuburgRow = {
+  fnr: '402287z', name: 'Korneuburger Werftareal Projektentwicklungs GmbH', legalForm: GES, court: LG_KORNEUBURG, city: 'Korneuburg',
+  zipCode: '2100', isActive: true, isScheinunternehmen: false, hasEdikt: false, keyFigures: KORNEUBURG_2024,
+};
+
+const screenerPageExample = {
+  data: [
+    {
+      fnr: '30435h', name: 'Müller Bau GmbH', legalForm: GES, court: HG_WIEN, city: 'Wien', zipCode: '1100',
+      isActive: true, isScheinunternehmen: false, hasEdikt: false, keyFigures: MUELLER_2024,
+    },
+    korneuburgRow,
+  ],
+  pageNumber: 1, pageSize: 2, totalRecords: 1873, totalPages: 937,
+};
+
+const namesExample = {
+  data: [
+    { fnr: '30435h', name: 'Müller Bau GmbH', city: 'Wien', isActive: true },
+    { fnr: '155021y', name: 'Müller Baustoffe Handels GmbH', city: 'Wiener Neustadt', isActive: true },
+    { fnr: '98231h', name: 'Mueller Bauträger GmbH in Liqu.', city: 'Linz', isActive: false },
+  ],
+  pageNumber: 1, pageSize: 10, totalRecords: 3, totalPages: 1,
+};
+
+const similarExample = {
+  data: [
+    { ...korneuburgRow, similarity: 0.914 },
+    {
+      fnr: '211904z', name: 'Steirische Hochbau GmbH', legalForm: GES, court: LG_GRAZ, city: 'Graz', zipCode: '8010', isActive: true,
+      isScheinunternehmen: false, hasEdikt: true, keyFigures: GRAZ_2024, similarity: 0.702,
+    },
+  ],
+  pageNumber: 1, pageSize: 2, totalRecords: 50, totalPages: 25,
+};
+
+const resolveNamesRequestExample = {
+  names: ['Müller Bau GmbH', 'Mueller Bau Gesellschaft m.b.H.', 'Korneuburger Werftareal Projektentwickl.', 'Huber & Gruber', 'Beispiel Firma XY'],
+};
+
+const resolveNamesResponseExample = [
+  {
+    name: 'Müller Bau GmbH', fnr: '30435h', matchedName: 'Müller Bau GmbH', score: 1, match: 'exact',
+    candidates: [{ fnr: '30435h', name: 'Müller Bau GmbH', score: 1 }, { fnr: '155021y', name: 'Müller Baustoffe Handels GmbH', score: 0.583 }],
+  },
+  {
+    name: 'Mueller Bau Gesellschaft m.b.H.', fnr: '30435h', matchedName: 'Müller Bau GmbH', score: 1, match: 'exact',
+    candidates: [{ fnr: '30435h', name: 'Müller Bau GmbH', score: 1 }],
+  },
+  {
+    name: 'Korneuburger Werftareal Projektentwickl.', fnr: '402287z', matchedName: 'Korneuburger Werftareal Projektentwicklungs GmbH',
+    score: 0.857, match: 'probable', candidates: [{ fnr: '402287z', name: 'Korneuburger Werftareal Projektentwicklungs GmbH', score: 0.857 }],
+  },
+  {
+    name: 'Huber & Gruber', fnr: '45678z', matchedName: 'Huber & Gruber OG', score: 0.625, match: 'review',
+    candidates: [{ fnr: '45678z', name: 'Huber & Gruber OG', score: 0.625 }, { fnr: '1001y', name: 'Huber Holz GmbH', score: 0.412 }],
+  },
+  { name: 'Beispiel Firma XY', fnr: null, matchedName: null, score: 0.214, match: 'none', candidates: [{ fnr: '512309x', name: 'Beispiel Handels GmbH', score: 0.214 }] },
+];
+
+const ResolvedName = z.object({
+  name: z.string(), fnr: z.string().nullable(), matchedName: z.string().nullable(), score: z.number(),
+  match: z.enum(['exact', 'probable', 'review', 'none']), candidates: z.array(z.object({ fnr: z.string(), name: z.string(), score: z.number() })),
+});
+
+export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
+  const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
+  const tags = ['Companies'];
+  registerJsonGet(registry, '/businesses', tags, 'Screener over every company', screenerQuery, pageOf(ScreenerRow), {
+    description: 'All filters combine with AND. A range filter never matches a company whose figure is null. Sorting by a figure puts companies without it last in both directions, ties by fnr; without orderBy: active first, then by name. orderByDescending defaults to false. countOnly answers data: [] with the true totals.',
+    examples: {
+      ...example('ScreenerPage', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000&orderBy=guv.Umsatzerloese&orderByDescending=true&pageSize=2', screenerPageExample),
+      ...example('ScreenerCountOnly', 'The same query with countOnly=true', { data: [], pageNumber: 1, pageSize: 10, totalRecords: 1873, totalPages: 188 }),
+    },
+  });
+  registerJsonGet(registry, '/businesses/count', tags, 'Count of screener matches', countQuery, z.object({ count: z.int() }), {
+    examples: example('BusinessCount', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000', { count: 1873 }),
+  });
+  registerJsonGet(registry, '/businesses/names', tags, 'Name autocomplete over current and former names', namesQuery,
+    pageOf(z.object({ fnr: z.string(), name: z.string(), city: z.string().nullable(), isActive: z.boolean() })), {
+      description: 'Ranking: exact > prefix > word prefix > former name > fuzzy, active before deleted; ä = ae, legal-form suffixes ignored. At most 200 candidates: `totalRecords` counts all of them up to 200 (not just those on the page), so `totalPages` tells how far paging goes.',
+      examples: example('BusinessNames', 'search=mueller bau: umlaut spellings match, active companies first', namesExample),
+    });
+  registerJsonGet(registry, '/businesses/{fnr}/similar', tags, 'Companies similar in industry, size and region', similarQuery,
+    pageOf(ScreenerRow.extend({ similarity: z.number().meta({ description: '0.5 industry + 0.3 size + 0.2 region, 0..1' }) })), {
+      params: fnrPath, problems: [400, 404], examples: example('SimilarCompanies', 'Companies similar to 30435h (pageSize=2)', similarExample),
+    });
+  registry.registerPath({
+    method: 'post', path: '/businesses/resolve-names', tags, summary: 'Company names in, company numbers out',
+    request: {
+      body: {
+        required: true,
+        content: requestJsonContent(resolveNamesBody, example('ResolveNamesRequest', 'Names as they appear in a customer list', resolveNamesRequestExample)),
+      },
+    },
+    responses: {
+      200: {
+        description: 'One answer per name, in input order',
+        content: jsonContent(z.array(ResolvedName), example('ResolveNamesResponse', 'Every match band: exact (also across umlaut and legal-form spellings), probable, review, none', resolveNamesResponseExample)),
+      },
+      ...problemResponses(400, 415), ...accessResponses(),
+    },
+  });
+}

@@ -1,0 +1,107 @@
+// OpenAPI entries of the catalogue endpoints (catalogues.ts), with the query schemas the routes
+// validate with. The response rows are the fields the handlers' SQL produces; each catalogue's
+// example is the first page of a typical search.
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { accessResponses, jsonContent, nullableString, pageOf, problemResponses, registerExample } from '../openapi/common.js';
+import { GF, PR } from '../openapi/exampleData.js';
+import { catalogueQuery, oenaceQuery } from './catalogues.js';
+
+const CatalogueEntry = (id: string, shape: z.ZodRawShape) => z.object(shape).meta({ id });
+
+const page = (data: object[], totalRecords: number, pageSize = 10) => ({
+  data, pageNumber: 1, pageSize, totalRecords, totalPages: Math.ceil(totalRecords / pageSize),
+});
+
+interface CatalogueDoc {
+  path: string; query: z.ZodObject; summary: string; description?: string; row: z.ZodType;
+  /** components/examples name, the query it answers, the answer. */
+  example: [name: string, summary: string, value: object];
+}
+
+const catalogueDocs: CatalogueDoc[] = [
+  {
+    path: '/oenace', query: oenaceQuery, summary: 'Industry classes (ÖNACE), by level', description: 'Searchable by code, EDV code and German or English title; `level` 1 (section) to 5 (subclass); `version` 2008 (default) or 2025.',
+    row: CatalogueEntry('OenaceClass', { code: z.string(), level: z.int(), numericCode: z.string(), title: z.string(), kurztitel: nullableString, titleEn: nullableString, parentCode: nullableString, section: z.string() }),
+    example: ['OenacePage', 'search=41.20&level=5', page([
+      {
+        code: 'F 41.20-1', level: 5, numericCode: '41201', title: 'Wohnungs- und Siedlungsbau', kurztitel: 'Wohnungs- und Siedlungsbau',
+        titleEn: 'Construction of residential buildings', parentCode: 'F 41.20', section: 'F',
+      },
+      {
+        code: 'F 41.20-2', level: 5, numericCode: '41202', title: 'Adaptierungsarbeiten im Hochbau', kurztitel: 'Adaptierungsarbeiten im Hochbau',
+        titleEn: 'Renovation work of buildings', parentCode: 'F 41.20', section: 'F',
+      },
+      {
+        code: 'F 41.20-9', level: 5, numericCode: '41209', title: 'Sonstiger Hochbau', kurztitel: 'Sonst. Hochbau',
+        titleEn: 'Construction of other non-residential buildings', parentCode: 'F 41.20', section: 'F',
+      },
+    ], 3)],
+  },
+  {
+    path: '/legalforms', query: catalogueQuery, summary: 'Legal forms',
+    row: CatalogueEntry('LegalForm', { code: z.string(), text: z.string(), abbreviation: nullableString, elfCode: nullableString }),
+    example: ['LegalFormsPage', 'search=GmbH', page([{ code: 'GES', text: 'Gesellschaft mit beschränkter Haftung', abbreviation: 'GmbH', elfCode: 'AXSB' }], 1)],
+  },
+  {
+    path: '/courts', query: catalogueQuery, summary: 'Register courts', row: CatalogueEntry('Court', { code: z.string(), text: z.string(), state: z.string() }),
+    example: ['CourtsPage', 'The first page of all 16 register courts (pageSize=3)', page([
+      { code: '007', text: 'Handelsgericht Wien', state: 'Wien' },
+      { code: '119', text: 'Landesgericht Korneuburg', state: 'Niederösterreich' },
+      { code: '129', text: 'Landesgericht Krems an der Donau', state: 'Niederösterreich' },
+    ], 16, 3)],
+  },
+  {
+    path: '/assignmentfunctions', query: catalogueQuery, summary: 'Function codes (managing director, procurator, board member, ...)',
+    row: CatalogueEntry('AssignmentFunction', { code: z.string(), text: z.string(), category: z.string() }),
+    example: ['AssignmentFunctionsPage', 'The function codes', page([
+      { code: 'GF', text: GF, category: 'representation' },
+      { code: 'GS', text: 'GESELLSCHAFTER/IN', category: 'holding' },
+      { code: 'PR', text: PR, category: 'representation' },
+      { code: 'VM', text: 'VORSTANDSMITGLIED', category: 'representation' },
+    ], 4)],
+  },
+  {
+    path: '/addresses/cities', query: catalogueQuery, summary: 'Cities (municipalities) with their zip codes',
+    row: CatalogueEntry('City', { name: z.string(), municipalityCode: z.string(), district: nullableString, state: z.string(), zipCodes: z.array(z.string()) }),
+    example: ['CitiesPage', 'search=60101 (a municipality code)', page([
+      {
+        name: 'Graz', municipalityCode: '60101', district: 'Graz Stadt', state: 'Steiermark',
+        zipCodes: ['8010', '8020', '8036', '8041', '8042', '8043', '8044', '8045', '8046', '8047', '8051', '8052', '8053', '8054', '8055', '8073', '8074'],
+      },
+    ], 1)],
+  },
+  {
+    path: '/addresses/zipcodes', query: catalogueQuery, summary: 'Zip codes with their cities',
+    row: CatalogueEntry('ZipCode', { zipCode: z.string(), cities: z.array(z.string()), state: z.string() }),
+    example: ['ZipCodesPage', 'search=8010', page([{ zipCode: '8010', cities: ['Eggersdorf bei Graz', 'Graz', 'Kainbach bei Graz'], state: 'Steiermark' }], 1)],
+  },
+  {
+    path: '/addresses/locations', query: catalogueQuery, summary: 'Locations (places per zip code) with coordinates',
+    row: CatalogueEntry('Location', {
+      zipCode: z.string(), place: z.string(), municipality: nullableString, municipalityCode: nullableString, district: nullableString, state: z.string(),
+      latitude: z.number().nullable(), longitude: z.number().nullable(),
+    }),
+    example: ['LocationsPage', 'search=1100', page([
+      {
+        zipCode: '1100', place: 'Wien, Favoriten', municipality: 'Gemeindebezirk Favoriten', municipalityCode: '910',
+        district: 'Politischer Bezirk Wien (Stadt)', state: 'Wien', latitude: 48.1521, longitude: 16.3878,
+      },
+    ], 1)],
+  },
+];
+
+export function registerCatalogueDocs(registry: OpenAPIRegistry): void {
+  for (const doc of catalogueDocs) {
+    const [name, summary, value] = doc.example;
+    registry.registerPath({
+      method: 'get', path: doc.path, tags: ['Catalogues'], summary: doc.summary,
+      description: doc.description ?? 'Searchable (`search`, case-insensitive, contained in code or name) and paged.',
+      request: { query: doc.query },
+      responses: {
+        200: { description: 'A page', content: jsonContent(pageOf(doc.row), registerExample(registry, name, summary, value)) },
+        ...problemResponses(400), ...accessResponses(),
+      },
+    });
+  }
+}

@@ -1,0 +1,169 @@
+// OpenAPI entry of the company profile (companyProfile.ts): the response schema follows
+// presentProfile field by field; the example is the Müller Bau GmbH of the other examples.
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { codeText, fnrPath, keyFigureFields, KeyFigures, nullableString, registerExample, registerJsonGet } from '../openapi/common.js';
+import { EINZELVERTRETUNG, GEMEINSAM, GES, GF, HG_WIEN, keyFigures, MUELLER_2024, PR } from '../openapi/exampleData.js';
+
+const partyType = z.enum(['person', 'company', 'organisation']).meta({
+  description: 'Who holds the function or share; with `personId` (person), `fnr` (company) or `organisationId` (organisation).',
+});
+const party = {
+  type: partyType, personId: z.string().nullable().optional(), fnr: z.string().nullable().optional(), organisationId: z.string().nullable().optional(),
+  name: z.string().nullable(), since: z.string().nullable(), until: z.string().nullable(), isCurrent: z.boolean(),
+};
+
+const Profile = z
+  .object({
+    fnr: z.string(), name: z.string(), legalForm: codeText.nullable(), court: codeText.nullable(), isActive: z.boolean(),
+    isScheinunternehmen: z.boolean(),
+    scheinunternehmenKundmachungen: z.array(z.object({
+      name: z.string(), publishedOn: nullableString, decisionFinalOn: nullableString, deemedSince: nullableString,
+    }).loose()).meta({ description: 'Publications of the finance ministry behind an isScheinunternehmen listing.' }),
+    hasEdikt: z.boolean().meta({ description: 'At least one court notice (open or closed) on file.' }),
+    euid: nullableString, seat: nullableString, municipality: codeText.nullable(),
+    capital: z.object({ amount: z.number(), currency: nullableString }).nullable().meta({ description: 'Registered share capital (Stammkapital / Grundkapital).' }),
+    businessPurpose: nullableString,
+    formerNames: z.array(z.object({ name: z.string(), vnr: z.string() }).loose()),
+    addresses: z.array(z.object({
+      street: nullableString, houseNumber: nullableString, staircase: nullableString, door: nullableString, zipCode: nullableString,
+      city: nullableString, country: nullableString, isCurrent: z.boolean(),
+    }).loose()).meta({ description: 'Current address first, then former ones.' }),
+    oenaces: z.array(z.object({
+      code: z.string(), kurztitel: nullableString, title: nullableString, level: z.int().nullable(), isPrimary: z.boolean(),
+    }).loose()).meta({ description: 'ÖNACE 2008 classes, the primary one first.' }),
+    oenaceNumericCode: nullableString,
+    latestKeyFigures: KeyFigures.nullable(),
+    parsedJahresabschluesse: z.array(z.object({
+      documentKey: z.string(), documentDate: nullableString, fiscalYearStart: nullableString, fiscalYearEnd: nullableString,
+      currency: nullableString, sizeClass: nullableString, format: z.string(), pnlMethod: nullableString, kind: nullableString,
+      filedOn: nullableString, ...keyFigureFields,
+    }).loose()).meta({ description: 'Every parsed annual account, newest documentDate first, each with its 47 figures.' }),
+    functions: z.array(z.object({
+      ...party, functionCode: z.string(), functionText: nullableString,
+      representation: codeText.nullable().meta({ description: 'Kind of representation power (Einzelvertretung, Gemeinsame Vertretung, ...).' }),
+    }).loose()).meta({ description: 'Registered functions, current first.' }),
+    shareholders: z.array(z.object({ ...party, capital: z.number().nullable(), paidIn: z.number().nullable(), currency: nullableString }).loose()),
+    registerEntries: z.array(z.object({
+      vnr: z.string(), executedOn: nullableString, court: codeText.nullable(), az: nullableString, applicationTexts: z.array(z.string()),
+    }).loose()),
+    tradeLicenses: z.array(z.object({
+      gisaZahl: z.string(), tradeKey: nullableString, wording: nullableString, effectiveFrom: nullableString, endedOn: nullableString, isDormant: z.boolean(),
+    }).loose()),
+    openNotices: z.array(z.object({
+      ediktId: z.string(), aktenzeichen: nullableString, court: codeText.nullable(), proceeding: codeText.nullable(),
+      firstPublishedOn: nullableString, lastPublishedOn: nullableString,
+      link: z.object({ evidence: nullableString, confidence: z.number().nullable() }).meta({ description: 'Why the notice is linked to this company, with a confidence 0..1.' }),
+    }).loose()),
+    annualAccountDocuments: z.array(z.object({
+      documentKey: z.string(), documentDate: nullableString, balanceSheetDate: nullableString, contentType: nullableString, filedOn: nullableString,
+      sizeClass: nullableString, sizeBytes: z.int().nullable(),
+    }).loose()).meta({ description: 'Filed annual accounts (PDF or XML), downloadable by documentKey.' }),
+    lastCrawledAt: nullableString,
+  })
+  .loose()
+  .meta({ id: 'CompanyProfile' });
+
+/** Müller Bau GmbH, 2023: a small company's filing, balance sheet only. */
+const MUELLER_2023 = keyFigures('2023-12-31', {
+  bilanzSumme: 4301772.05, anlageVermoegen: 1187350, sachanlagen: 1137350, finanzanlagen: 50000, beteiligungen: 50000,
+  umlaufvermoegen: 3098022.05, vorraete: 388150, forderungen: 1842310.6, liquideMittel: 867561.45, aktiveRechnungsabgrenzung: 16400,
+  eigenkapital: 1189552.48, nennKapital: 35000, kapitalruecklagen: 100000, gewinnruecklagen: 250000, bilanzGewinn: 804552.48,
+  rueckstellungen: 412800, verbindlichkeiten: 2699419.57, verbindlichkeitenKurzfristig: 2012419.57,
+});
+
+const filing = (documentKey: string, sizeClass: string, format: string, pnlMethod: string | null, filedOn: string, figures: ReturnType<typeof keyFigures>) => {
+  const { documentDate, ...values } = figures;
+  return {
+    documentKey, documentDate, fiscalYearStart: `${documentDate.slice(0, 4)}-01-01`, fiscalYearEnd: documentDate, currency: 'EUR', sizeClass,
+    format, pnlMethod, kind: 'Jahresabschluss', filedOn, ...values,
+  };
+};
+
+const companyProfileExample = {
+  fnr: '30435h',
+  name: 'Müller Bau GmbH',
+  legalForm: GES,
+  court: HG_WIEN,
+  isActive: true,
+  isScheinunternehmen: false,
+  scheinunternehmenKundmachungen: [],
+  hasEdikt: true,
+  euid: 'ATBRA.030435-000',
+  seat: 'Wien',
+  municipality: { code: '90001', text: 'Wien' },
+  capital: { amount: 35000, currency: 'EUR' },
+  businessPurpose: 'Baumeistergewerbe, Handel mit Baustoffen',
+  formerNames: [{ name: 'Müller & Söhne Baugesellschaft m.b.H.', vnr: '004' }],
+  addresses: [
+    { street: 'Favoritenstraße', houseNumber: '112', staircase: '2', door: '14', zipCode: '1100', city: 'Wien', country: 'AUT', isCurrent: true },
+    { street: 'Laxenburger Straße', houseNumber: '36', staircase: null, door: null, zipCode: '1100', city: 'Wien', country: 'AUT', isCurrent: false },
+  ],
+  oenaces: [
+    { code: 'F 41.20-1', kurztitel: 'Wohnungs- und Siedlungsbau', title: 'Wohnungs- und Siedlungsbau', level: 5, isPrimary: true },
+    { code: 'F 41.20-2', kurztitel: 'Adaptierungsarbeiten im Hochbau', title: 'Adaptierungsarbeiten im Hochbau', level: 5, isPrimary: false },
+  ],
+  oenaceNumericCode: '41201',
+  latestKeyFigures: MUELLER_2024,
+  parsedJahresabschluesse: [
+    filing('030435_0070202507812_000___000_30_41873215_XML', 'mittelgroß', 'jab4', 'GKV', '2025-07-28', MUELLER_2024),
+    filing('030435_0070202408290_000___000_30_39120448_XML', 'klein', 'legacy', null, '2024-08-29', MUELLER_2023),
+  ],
+  functions: [
+    {
+      type: 'person', personId: 'andrea-müller-1972-04-18', name: 'Andrea Müller', functionCode: 'GF', functionText: GF,
+      representation: EINZELVERTRETUNG, since: '2011-03-01', until: null, isCurrent: true,
+    },
+    {
+      type: 'person', personId: 'thomas-berger-1985-09-30', name: 'Thomas Berger', functionCode: 'PR', functionText: PR,
+      representation: GEMEINSAM, since: '2019-01-15', until: null, isCurrent: true,
+    },
+    {
+      type: 'person', personId: 'josef-müller-1944-11-02', name: 'Josef Müller', functionCode: 'GF', functionText: GF,
+      representation: EINZELVERTRETUNG, since: '1988-06-01', until: '2011-02-28', isCurrent: false,
+    },
+  ],
+  shareholders: [
+    {
+      type: 'person', personId: 'andrea-müller-1972-04-18', name: 'Andrea Müller', capital: 24500, paidIn: 24500, currency: 'EUR',
+      since: '2011-03-01', until: null, isCurrent: true,
+    },
+    {
+      type: 'company', fnr: '388410t', name: 'Murtal Beteiligungsverwaltung GmbH', capital: 10500, paidIn: 10500, currency: 'EUR',
+      since: '2016-05-20', until: null, isCurrent: true,
+    },
+  ],
+  registerEntries: [
+    { vnr: '001', executedOn: '1988-06-01', court: HG_WIEN, az: '73 Fr 2841/88', applicationTexts: ['Neueintragung'] },
+    { vnr: '004', executedOn: '2011-03-01', court: HG_WIEN, az: '73 Fr 1530/11 d', applicationTexts: ['Änderung der Firma', 'Wechsel in der Geschäftsführung'] },
+    { vnr: '007', executedOn: '2024-05-13', court: HG_WIEN, az: '73 Fr 4417/24 p', applicationTexts: ['Änderung der Geschäftsanschrift'] },
+  ],
+  tradeLicenses: [
+    { gisaZahl: '33618543', tradeKey: '290000', wording: 'Baumeister', effectiveFrom: '1988-06-01', endedOn: null, isDormant: false },
+    { gisaZahl: '33618544', tradeKey: '540000', wording: 'Handelsgewerbe', effectiveFrom: '2002-09-16', endedOn: null, isDormant: false },
+  ],
+  openNotices: [
+    {
+      ediktId: '007015S0004125001', aktenzeichen: '41 S 125/25d', court: HG_WIEN, proceeding: { code: 'SVE', text: 'Sanierungsverfahren mit Eigenverwaltung' },
+      firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-11-03', link: { evidence: 'register-fn', confidence: 1 },
+    },
+  ],
+  annualAccountDocuments: [
+    {
+      documentKey: '030435_0070202507812_000___000_30_41873215_XML', documentDate: '2025-07-28', balanceSheetDate: '2024-12-31',
+      contentType: 'application/xml', filedOn: '2025-07-28', sizeClass: 'mittelgroß', sizeBytes: 48213,
+    },
+    {
+      documentKey: '030435_0070202507812_000___000_30_41873216_PDF', documentDate: '2025-07-28', balanceSheetDate: '2024-12-31',
+      contentType: 'application/pdf', filedOn: '2025-07-28', sizeClass: 'mittelgroß', sizeBytes: 412877,
+    },
+  ],
+  lastCrawledAt: '2025-11-04T06:15:12.000Z',
+};
+
+export function registerCompanyProfileDocs(registry: OpenAPIRegistry): void {
+  registerJsonGet(registry, '/businesses/{fnr}', ['Companies'], 'Company profile', undefined, Profile, {
+    params: fnrPath, problems: [404],
+    examples: registerExample(registry, 'CompanyProfile', 'A GmbH with two filings, functions, shareholders and an open court notice', companyProfileExample),
+  });
+}

@@ -1,0 +1,73 @@
+// OpenAPI entries of the people endpoints (people.ts): search, name index and person profile, with
+// the query schemas the routes validate with; the examples are the people of Müller Bau GmbH.
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { codeText, nullableString, pageOf, registerExample, registerJsonGet } from '../openapi/common.js';
+import { EINZELVERTRETUNG, GEMEINSAM, GF } from '../openapi/exampleData.js';
+import { peopleNamesQuery, peopleQuery } from './people.js';
+
+const PersonFunction = z.object({
+  fnr: z.string(), companyName: z.string(), companyIsActive: z.boolean(), functionCode: z.string(), functionText: nullableString,
+  representation: codeText.nullable(), since: nullableString, until: nullableString, isCurrent: z.boolean(),
+}).loose();
+
+const andreaFunctions = [
+  {
+    fnr: '30435h', companyName: 'Müller Bau GmbH', companyIsActive: true, functionCode: 'GF', functionText: GF, representation: EINZELVERTRETUNG,
+    since: '2011-03-01', until: null, isCurrent: true,
+  },
+  {
+    fnr: '388410t', companyName: 'Murtal Beteiligungsverwaltung GmbH', companyIsActive: true, functionCode: 'GF', functionText: GF,
+    representation: GEMEINSAM, since: '2016-05-20', until: null, isCurrent: true,
+  },
+];
+
+const peoplePageExample = {
+  data: [
+    { personId: 'andrea-müller-1972-04-18', firstName: 'Andrea', lastName: 'Müller', birthDate: '1972-04-18', functions: andreaFunctions },
+    {
+      personId: 'josef-müller-1944-11-02', firstName: 'Josef', lastName: 'Müller', birthDate: '1944-11-02',
+      functions: [{
+        fnr: '30435h', companyName: 'Müller Bau GmbH', companyIsActive: true, functionCode: 'GF', functionText: GF,
+        representation: EINZELVERTRETUNG, since: '1988-06-01', until: '2011-02-28', isCurrent: false,
+      }],
+    },
+  ],
+  pageNumber: 1, pageSize: 10, totalRecords: 2, totalPages: 1,
+};
+
+const personExample = {
+  personId: 'andrea-müller-1972-04-18', firstName: 'Andrea', lastName: 'Müller', titles: { before: 'Ing.', after: 'MSc' },
+  birthDate: '1972-04-18', functions: andreaFunctions, hasOpenNotices: true,
+};
+
+const peopleNamesExample = {
+  data: [
+    { personId: 'andrea-müller-1972-04-18', name: 'Andrea Müller', birthDate: '1972-04-18' },
+    { personId: 'josef-müller-1944-11-02', name: 'Josef Müller', birthDate: '1944-11-02' },
+    { personId: 'karin-müller-x', name: 'Karin Müller', birthDate: null },
+  ],
+  pageNumber: 1, pageSize: 10, totalRecords: 3, totalPages: 1,
+};
+
+export function registerPeopleDocs(registry: OpenAPIRegistry): void {
+  const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
+  const tags = ['People and graph'];
+  registerJsonGet(registry, '/people', tags, 'Search people', peopleQuery,
+    pageOf(z.object({ personId: z.string(), firstName: nullableString, lastName: nullableString, birthDate: nullableString, functions: z.array(PersonFunction) })), {
+      examples: example('PeoplePage', 'lastName=Müller&fnr=30435h: current and former managing directors', peoplePageExample),
+    });
+  registerJsonGet(registry, '/people/names', tags, 'Person name index', peopleNamesQuery,
+    pageOf(z.object({ personId: z.string(), name: z.string(), birthDate: nullableString })), {
+      examples: example('PeopleNames', 'search=müller (a person without a registered birth date has an id ending in -x)', peopleNamesExample),
+    });
+  registerJsonGet(registry, '/people/{personId}', tags, 'Person profile', undefined,
+    z.object({
+      personId: z.string(), firstName: nullableString, lastName: nullableString,
+      titles: z.object({ before: nullableString, after: nullableString }), birthDate: nullableString, functions: z.array(PersonFunction),
+      hasOpenNotices: z.boolean().meta({ description: 'An open court notice concerns a company the person holds a function in.' }),
+    }).loose(), {
+      params: z.object({ personId: z.string().meta({ example: 'andrea-müller-1972-04-18' }) }), problems: [404],
+      examples: example('PersonProfile', 'A managing director of two companies', personExample),
+    });
+}
