@@ -64,7 +64,14 @@ export function jobProcessor(deps: JobRunnerDeps) {
         deps.log.warn({ job: job.name, jobId: job.id, err: err.message }, 'job failed for good; input kept on the job');
         throw new UnrecoverableError(`${err.name}: ${err.message}`);
       }
-      outcome('retry');
+      // A transport fault on the last attempt ends the job: it counts and is logged as a failure.
+      const attempts = job.opts.attempts ?? 1;
+      if (job.attemptsMade + 1 >= attempts) {
+        outcome('failed');
+        deps.log.warn({ job: job.name, jobId: job.id, attempts, err: (err as Error).message }, 'job failed after its last attempt');
+      } else {
+        outcome('retry');
+      }
       throw err;
     }
   };
