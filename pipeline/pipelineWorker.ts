@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
-import { enqueuers, jobOptions, jobProcessor, type JobRunnerDeps } from './jobs/runJob.js';
+import { enqueuers, jobOptions, jobProcessor, type JobHistory, type JobRunnerDeps } from './jobs/runJob.js';
 import type { AnyRegister, JobKey, JobTable, PayloadOf, Register, UpstreamSettings } from './register.js';
 import { REGISTERS } from './registers.js';
 
@@ -31,6 +31,8 @@ export interface PipelineOptions {
   stalledIntervalMs?: number;
   /** First retry delay; doubles per attempt (default 1 s). */
   backoffDelayMs?: number;
+  /** Finished jobs kept per queue for the board (default 1000, at most a day old). */
+  history?: JobHistory;
   /** Key prefix in Redis, so tests and replays can run beside a live pipeline. */
   prefix?: string;
   /** Run workers in this process (default). False gives queues only, e.g. for the API's admin pages. */
@@ -66,7 +68,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   // BullMQ workers block on Redis; they need a connection that never gives up on a request.
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const connections = [connection];
-  const defaultJobOptions = jobOptions(options.backoffDelayMs);
+  const defaultJobOptions = jobOptions(options.backoffDelayMs, options.history);
   const queues: Record<string, Queue> = {};
   const adders = new Map<string, ReturnType<typeof enqueuers>>();
   const workers: Worker[] = [];
@@ -75,7 +77,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   for (const register of registers) {
     const queue = new Queue(register.name, { connection, prefix, defaultJobOptions });
     queues[register.name] = queue;
-    const add = enqueuers(register.jobs, queue, options.backoffDelayMs);
+    const add = enqueuers(register.jobs, queue, options.backoffDelayMs, options.history);
     adders.set(register.name, add);
     const upstream = upstreamOf(register, config, options.upstreams?.[register.name]);
     const runtime = register.handlers({

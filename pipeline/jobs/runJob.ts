@@ -61,14 +61,14 @@ export function jobProcessor(deps: JobRunnerDeps) {
           failure: { name: err.name, message: err.message, at: new Date().toISOString() },
           ...(err.rawInput ? { rawInput: err.rawInput.slice(0, MAX_STORED_INPUT) } : {}),
         });
-        deps.log.warn({ job: job.name, jobId: job.id, err: err.message }, 'job failed for good; input kept on the job');
+        deps.log.warn({ job: job.name, jobId: workId(job), err: err.message }, 'job failed for good; input kept on the job');
         throw new UnrecoverableError(`${err.name}: ${err.message}`);
       }
       // A transport fault on the last attempt ends the job: it counts and is logged as a failure.
       const attempts = job.opts.attempts ?? 1;
       if (job.attemptsMade + 1 >= attempts) {
         outcome('failed');
-        deps.log.warn({ job: job.name, jobId: job.id, attempts, err: (err as Error).message }, 'job failed after its last attempt');
+        deps.log.warn({ job: job.name, jobId: workId(job), attempts, err: (err as Error).message }, 'job failed after its last attempt');
       } else {
         outcome('retry');
       }
@@ -77,27 +77,43 @@ export function jobProcessor(deps: JobRunnerDeps) {
   };
 }
 
+/** How many finished jobs the board keeps as the recent history of each queue. */
+export interface JobHistory {
+  count: number;
+  ageSeconds: number;
+}
+
+export const DEFAULT_JOB_HISTORY: JobHistory = { count: 1000, ageSeconds: 24 * 3600 };
+
 /** Job options: exponential backoff for transient errors; failed jobs are kept with their input. */
-export function jobOptions(backoffDelayMs = 1000) {
+export function jobOptions(backoffDelayMs = 1000, history: JobHistory = DEFAULT_JOB_HISTORY) {
   return {
     attempts: 8,
     backoff: { type: 'exponential', delay: backoffDelayMs },
-    // Completed jobs are removed so a later crawl with the same deterministic id is not ignored.
-    removeOnComplete: true,
+    removeOnComplete: { count: history.count, age: history.ageSeconds },
     removeOnFail: false,
   } as const;
 }
 
+/** The id a job's deterministic key is known by: its deduplication id (see enqueuers). */
+export function workId(job: Job): string | undefined {
+  return job.deduplicationId ?? job.id;
+}
+
+// The deterministic id is the job's deduplication id, not its job id: the same work enqueued while
+// it waits is one job, and enqueued while it runs, one more run after it (keepLastIfActive), so a
+// change that arrives mid-run is not lost; finished jobs stay on the board as history without
+// blocking the next crawl of the same work, as a finished job with that job id would.
 function jobFor<J extends JobTable>(jobs: J, key: string, payload: unknown, opts: ReturnType<typeof jobOptions>) {
   const def = jobs[key] as JobDef | undefined;
   if (!def) throw new Error(`no job ${key}`);
   const data = def.payload.parse(payload);
-  return { name: def.name, data, opts: { ...opts, jobId: def.jobId(data) } };
+  return { name: def.name, data, opts: { ...opts, deduplication: { id: def.jobId(data), keepLastIfActive: true } } };
 }
 
-/** Adds jobs of one register with deterministic ids: a job already there is not added again. */
-export function enqueuers<J extends JobTable>(jobs: J, queue: Queue, backoffDelayMs?: number): { enqueue: Enqueue<J>; enqueueMany: EnqueueMany<J> } {
-  const opts = jobOptions(backoffDelayMs);
+/** Adds jobs of one register, deduplicated by their deterministic ids. */
+export function enqueuers<J extends JobTable>(jobs: J, queue: Queue, backoffDelayMs?: number, history?: JobHistory): { enqueue: Enqueue<J>; enqueueMany: EnqueueMany<J> } {
+  const opts = jobOptions(backoffDelayMs, history);
   return {
     enqueue: async (key, payload) => {
       const job = jobFor(jobs, key, payload, opts);

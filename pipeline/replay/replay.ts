@@ -10,6 +10,7 @@ import type { Config } from '../../runtime/config.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { safeChangeBound } from '../../runtime/changeLog.js';
+import { workId } from '../jobs/runJob.js';
 import { PENDING_STATES, startPipeline } from '../pipelineWorker.js';
 import type { AnyRegister, FakeUpstream, FaultRates, UpstreamSettings } from '../register.js';
 import { REGISTERS } from '../registers.js';
@@ -184,7 +185,7 @@ async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary
     const sources: Record<string, Record<string, number>> = {};
     for (const register of plan.registers) {
       const failedJobs = await pipeline.queues[register.name]!.getFailed(0, 1000);
-      failed.push(...failedJobs.map((j) => ({ source: register.name, job: j.name, id: j.id, reason: j.failedReason })));
+      failed.push(...failedJobs.map((j) => ({ source: register.name, job: j.name, id: workId(j), reason: j.failedReason })));
       const counter = jobs.get(register.name)!;
       sources[register.name] = { jobsCompleted: counter.completed, jobsRetried: counter.retried, jobsFailed: failedJobs.length, ...(await register.replay.counts(options.sql)) };
     }

@@ -48,7 +48,7 @@ describe('a job that runs out of attempts', () => {
       await pipeline.drained(50);
       expect(outcomes).toEqual([...Array<string>(7).fill('retry'), 'failed']);
       const failed = await pipeline.queues[flaky.name]!.getFailed();
-      expect(failed.map((j) => j.id)).toEqual(['fetch.x']);
+      expect(failed.map((j) => j.deduplicationId)).toEqual(['fetch.x']);
       expect(lines).toEqual([expect.objectContaining({ level: 40, jobId: 'fetch.x', err: 'upstream answered HTTP 503', msg: 'job failed after its last attempt' })]);
     } finally {
       await pipeline.queues[flaky.name]!.obliterate({ force: true });
