@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
+import type { RegisterRunEvent } from '../runtime/metrics.js';
 import { enqueuers, jobOptions, jobProcessor, type JobHistory, type JobRunnerDeps } from './jobs/runJob.js';
 import type { AnyRegister, JobKey, JobTable, PayloadOf, Register, UpstreamSettings } from './register.js';
 import { REGISTERS } from './registers.js';
@@ -39,6 +40,7 @@ export interface PipelineOptions {
   work?: boolean;
   onOutcome?: JobRunnerDeps['onOutcome'];
   onUpstreamRequest?: (event: { upstream: string; operation: string; status: number | 'error'; durationMs: number }) => void;
+  onRegisterRun?: (event: RegisterRunEvent) => void;
 }
 
 export interface Pipeline {
@@ -83,6 +85,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     const runtime = register.handlers({
       sql: options.sql, log: options.log, upstream, ...add,
       onUpstreamRequest: (e) => options.onUpstreamRequest?.({ upstream: register.name, ...e }),
+      onRun: (e) => options.onRegisterRun?.({ register: register.name, ...e }),
     });
     if (runtime.close) closers.push(runtime.close);
 

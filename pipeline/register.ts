@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
+import type { RegisterRunEvent } from '../runtime/metrics.js';
 
 /** One kind of job: a name unique across registers (`<register>.<job>`), its payload and its id rule. */
 export interface JobDef<P = unknown> {
@@ -50,7 +51,13 @@ export interface RegisterDeps<J extends JobTable> {
   enqueueMany: EnqueueMany<J>;
   upstream: UpstreamSettings;
   onUpstreamRequest?: (event: UpstreamRequestEvent) => void;
+  /** A crawl run's outcome for /metrics: last success, items fetched, links by evidence, refusals. */
+  onRun?: (event: RegisterRunReport) => void;
 }
+
+type WithoutRegister<E> = E extends unknown ? Omit<E, 'register'> : never;
+/** RegisterRunEvent without the register's name (the pipeline adds it). */
+export type RegisterRunReport = WithoutRegister<RegisterRunEvent>;
 
 export interface RegisterRuntime<J extends JobTable> {
   handlers: Handlers<J>;
@@ -95,6 +102,8 @@ export interface FaultRates {
   rateTruncated?: number;
   /** HTTP 200 without Content-Length whose body ends cleanly part-way through the document. */
   rateCutOff?: number;
+  /** HTTP 401: the upstream refuses the caller (drawn after the others). */
+  rate401?: number;
 }
 
 export interface FakeOptions {

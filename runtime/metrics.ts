@@ -3,10 +3,20 @@
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/**
+ * What a register reports of one crawl run: a success, with the items it fetched and (when it links
+ * records to companies) its current links by evidence; or input it refused to apply (`reason` is a
+ * short code, a metric label).
+ */
+export type RegisterRunEvent =
+  | { register: string; outcome: 'success'; itemsFetched: number; linksByEvidence?: Record<string, number> }
+  | { register: string; outcome: 'refused'; reason: string };
+
 export interface ServiceMetrics {
   registry: Registry;
   jobOutcome: (e: { register: string; job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled'; durationMs: number }) => void;
   upstreamRequest: (e: { upstream: string; operation: string; status: number | 'error'; durationMs: number }) => void;
+  registerRun: (e: RegisterRunEvent) => void;
   /** Queues whose depth is read at every scrape. */
   watchQueues: (queues: Queue[]) => void;
   /** A gauge read at every scrape (the indexer registers its lag here). */
@@ -29,6 +39,10 @@ export function createMetrics(): ServiceMetrics {
     name: 'upstream_request_duration_seconds', help: 'Upstream request latency', labelNames: ['upstream', 'operation'],
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [registry],
   });
+  const lastSuccess = new Gauge({ name: 'pipeline_register_last_success_timestamp_seconds', help: 'When a register last completed a crawl run (Unix seconds)', labelNames: ['register'], registers: [registry] });
+  const fetched = new Counter({ name: 'pipeline_register_items_fetched_total', help: 'Items (records, list rows) a register fetched in successful runs', labelNames: ['register'], registers: [registry] });
+  const links = new Gauge({ name: 'pipeline_register_links', help: 'Records linked to companies by evidence, as of the last successful run', labelNames: ['register', 'evidence'], registers: [registry] });
+  const refused = new Counter({ name: 'pipeline_register_refused_total', help: 'Upstream input a register refused to apply, by reason', labelNames: ['register', 'reason'], registers: [registry] });
   const watched: Queue[] = [];
   new Gauge({
     name: 'queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers: [registry],
@@ -50,6 +64,15 @@ export function createMetrics(): ServiceMetrics {
       requests.inc({ upstream: e.upstream, operation: e.operation, status: String(e.status) });
       if (e.status === 429) throttled.inc({ upstream: e.upstream });
       requestSeconds.observe({ upstream: e.upstream, operation: e.operation }, e.durationMs / 1000);
+    },
+    registerRun: (e) => {
+      if (e.outcome === 'refused') {
+        refused.inc({ register: e.register, reason: e.reason });
+        return;
+      }
+      lastSuccess.set({ register: e.register }, Date.now() / 1000);
+      fetched.inc({ register: e.register }, e.itemsFetched);
+      for (const [evidence, n] of Object.entries(e.linksByEvidence ?? {})) links.set({ register: e.register, evidence }, n);
     },
     watchQueues: (queues) => watched.push(...queues),
     gauge: (name, help, read) => {

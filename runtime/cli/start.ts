@@ -30,6 +30,7 @@ runMain(async () => {
         schedules: roles.has('pipeline'),
         onOutcome: metrics.jobOutcome,
         onUpstreamRequest: metrics.upstreamRequest,
+        onRegisterRun: metrics.registerRun,
       })
     : null;
   if (pipeline) metrics.watchQueues(Object.values(pipeline.queues));
