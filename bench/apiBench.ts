@@ -12,9 +12,8 @@
 // a request), then --connections connections of load on each for --duration s (throughput). The
 // order of the two processes alternates between rounds and both are measured back to back, so a
 // change in the load of the box (2 cores, shared) hits both alike; the figures are medians over the
-// rounds, and each round's chain-minus-bypass delta is kept so the spread shows. The defaults take
-// about 3.5 minutes of measuring plus the seeding (1-2 minutes at 3000 companies); --quick (500
-// companies, 3 s probes, 5 s loads) takes about 2.5 minutes in all.
+// rounds, and each round's chain-minus-bypass delta is kept so the spread shows. How long a run takes
+// is in docs/benchmarks.md; --quick (500 companies, 3 s probes, 5 s loads) is the short one.
 //
 // The data: a fresh bench database filled through the real pipeline (the bundled corpus plus
 // --companies synthetic companies, each with two people, their functions and one parsed annual

@@ -94,9 +94,9 @@ async function startFakeProcess(dir: string): Promise<{ url: string; child: Chil
 
 /**
  * Concurrency of the worker's BullMQ worker (BENCH_CONCURRENCY overrides it) and size of its Postgres
- * pool. 32 rather than 16: concurrent jobs share store transactions (group commit), and twice the jobs
- * in flight gave larger batches and about 15% less worker and Postgres CPU per company. The pool stays
- * small: each kind of store uses one connection at a time.
+ * pool. 32 rather than 16: concurrent jobs share store transactions (group commit), and more jobs in
+ * flight give larger batches and less worker and Postgres CPU per company. The pool stays small: each
+ * kind of store uses one connection at a time.
  */
 const WORKER_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WORKER_POOL = 10;

@@ -3,9 +3,8 @@
 //
 // Why not node:http: the load generator shares the box's two cores with the API, Postgres and Redis,
 // so whatever it spends per request is taken from what it measures. node:http (parser, agent,
-// IncomingMessage streams) measured 0.26-0.36 ms of CPU per request here, this client 0.10-0.14 ms,
-// and feed pages of 100 at concurrency 4 went from p50 3.1-3.3 ms to 1.7-1.8 ms on the same server:
-// the difference was the client's own work and its share of the cores, counted as API latency.
+// IncomingMessage streams) cost several times this client's CPU per request, and that difference was
+// counted as API latency (docs/benchmarks.md).
 // (fetch/undici had already been replaced by node:http for the same reason.)
 import net from 'node:net';
 
@@ -97,8 +96,8 @@ export class KeepAliveConnection {
   }
 
   /**
-   * Collects a response's chunks and parses them once it is complete: a 1.5 MB page arrives in ~25
-   * chunks, and joining them at every chunk would copy ~20 MB per response on the cores under test.
+   * Collects a response's chunks and parses them once it is complete: a large page arrives in many
+   * chunks, and joining them at every chunk would copy it over and over on the cores under test.
    */
   private onData(chunk: Buffer): void {
     this.chunks.push(chunk);

@@ -82,10 +82,9 @@ async function serve(args: { db: string; redis: string; prefix: string }): Promi
 }
 
 function startServer(db: string, redis: string, prefix: string): Promise<BenchServer> {
-  // The API runs as README recommends for the Postgres backend: a capped heap makes V8 collect before
-  // it grows (measured at 640k: 407 MB RSS capped vs 710 MB uncapped, latencies ~15% higher), and a
-  // floor of 96 MB under its collection limit keeps large Postgres answers from starting a full
-  // collection every 8-15 MB of them (feed1000 alone: 37 -> 5 full GCs, p99 40 -> 12 ms, +15-20 MB RSS).
+  // The API runs as docs/memory.md recommends for the Postgres backend: a capped heap makes V8 collect
+  // before it grows, and a floor under its collection limit keeps large Postgres answers from starting
+  // a full collection every few MB of them.
   return spawnBenchServer(new URL(import.meta.url).pathname, ['--serve', '--db', db, '--redis', redis, '--prefix', prefix], benchServerNodeArgs(API_NODE_ARGS));
 }
 
@@ -297,7 +296,7 @@ const TARGETS: Record<ClassName, Target> = {
   feedTyped: { p50: 2, p99: 10 },
 };
 
-/** Requests per class at --scale 1 (resolve-names batches are few: at 640k one batch costs tens of seconds today). */
+/** Requests per class at --scale 1 (resolve-names batches are few: each is 100 lookups). */
 const COUNTS: Record<ClassName, number> = {
   typical: 600, arbitrary: 200, page1000: 120, count: 200, autocomplete: 1000, resolve100: 8, profile: 500, feed100: 400, feed1000: 150, graph2: 300, feedTyped: 200,
 };
@@ -540,9 +539,9 @@ function printPhase(phase: Phase): void {
  * The targets are for a warm cache (performance-notes §7), and this VM evicts page cache that has been
  * idle for about a minute (a DAMON `pageout` scheme, /sys/kernel/mm/damon): between runs, and between
  * the load and a phase, most of the database left memory, and fresh requests read it from disk. So
- * before each phase every relation is read into the OS cache (3.7 GB in ~5 s at 640k), and the change
- * log's into Postgres' own buffers when they hold it (production's 2 GB do; memory Postgres holds is
- * not paged out without swap): feed1000 alone p99 32.8 -> 20.2 ms on the tuned cluster.
+ * before each phase every relation is read into the OS cache, and the change log's into Postgres' own
+ * buffers when they hold it (production's 2 GB do; memory Postgres holds is not paged out without
+ * swap). What it changed is in docs/benchmarks.md.
  */
 async function warmCache(sql: Sql): Promise<void> {
   try {
@@ -604,10 +603,9 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     }
     // A running indexer seals the change log's id blocks on every poll (256 a poll, so a bulk load is
     // sealed within seconds); the bench runs none, so it seals them as the indexer would have. Unsealed,
-    // each feed page counted up to 1.7M rows row by row until reads had sealed them 16 at a time
-    // (feed100 p50 107 ms in the first run after a load, 7 ms after).
+    // each feed page counted the whole log row by row until reads had sealed it 16 blocks at a time.
     await sealChangeBlocks(sql, null);
-    // The load and rebuild leave a gigabyte of dirty pages; written back during the measurement they
+    // The load and rebuild leave many dirty pages; written back during the measurement they
     // would slow whichever class happens to run then.
     await sql`CHECKPOINT`.catch((e: Error) => say(`CHECKPOINT skipped: ${e.message}`));
     const [sizes] = await sql<{ tableMb: number; indexMb: number; changes: number; maxChangeId: number }[]>`

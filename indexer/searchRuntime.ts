@@ -19,8 +19,8 @@ export interface SearchBackendOptions {
 }
 
 /**
- * The Elasticsearch client, loaded only where it is configured: the client is ~9 MB of heap that
- * every full collection of a Postgres-backed API would otherwise mark (~3 ms each, measured).
+ * The Elasticsearch client, loaded only where it is configured: otherwise every full collection of a
+ * Postgres-backed API would mark its heap for nothing (docs/memory.md).
  */
 async function elasticsearchClient(url: string) {
   const { Client } = await import('@elastic/elasticsearch');

@@ -83,9 +83,8 @@ export interface ChangePageQuery {
 export const SEAL_BLOCKS_PER_READ = 16;
 /**
  * From this offset on, a page starts from the sealed block that holds its first row instead of skipping
- * row by row. Measured at 1.7M changes (pages of 100): on the dense feeds (global, business) the seek
- * costs about what skipping 256-2048 rows does, but on a sparse one (documents, 14% of the ids) the
- * skip reads ~7 changes per row it skips, so page 20 took 5.7 ms skipping and 1.0 ms seeking.
+ * row by row. On the dense feeds (global, business) seeking and skipping cost about the same here, but
+ * a sparse feed (documents) reads several changes per row it skips (docs/change-log.md).
  */
 export const SEEK_MIN_OFFSET = 256;
 
@@ -99,8 +98,8 @@ export interface ChangePageJson {
  * One page of a change feed and its total, both read below the same safe bound (the total never counts
  * a change the page could not show), in one round trip: schemas/sql/0013_change_feed_page.sql. Must
  * not run inside a REPEATABLE READ transaction (the function refuses). The page comes as the bytes
- * Postgres sent (`raw()`): a page of 1000 is ~200 KB that would otherwise be decoded into a string
- * only to be encoded again for the response.
+ * Postgres sent (`raw()`): a large page would otherwise be decoded into a string only to be encoded
+ * again for the response.
  */
 export async function readChangePageJson(sql: Sql, query: ChangePageQuery): Promise<ChangePageJson> {
   const [row] = await sql`
@@ -128,7 +127,7 @@ export async function readChangePage(sql: Sql, query: ChangePageQuery): Promise<
 
 /**
  * The snapshot a change recorded: a court-notice change keeps its notice's row as `to_jsonb(court_notice)`
- * writes it (presented by schemas/courtNoticeRecords.ts).
+ * writes it (its contract is schemas/courtNoticeRecords.ts; api/presenters/changes.ts presents it).
  */
 export async function changeSnapshot(sql: Sql, id: number, type: ChangeType): Promise<{ row: ChangeRow; snapshot: unknown } | null> {
   const bound = await safeChangeBound(sql);

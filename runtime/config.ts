@@ -16,7 +16,7 @@ const configSchema = z.object({
   PORT: port.default(8080),
   /** Postgres. When unset: 127.0.0.1:5432 (started if installed and down), else an embedded server under .data/. */
   DATABASE_URL: optionalUrl,
-  /** Connections per process; 4-5 is the measured sweet spot on a 2-core box. */
+  /** Connections per process; few, since on few cores more connections only add tail latency (docs/configuration.md). */
   // At least 2: ensureReadModel() holds one connection for its lock while the build uses others.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(5),
   /** Redis. When unset: 127.0.0.1:6379 (started from PATH under .data/ when down). */
@@ -24,8 +24,8 @@ const configSchema = z.object({
   /** Elasticsearch. When unset, search runs on Postgres with identical answers. */
   ELASTICSEARCH_URL: optionalUrl,
   /**
-   * Postgres search only: the API keeps the screener's filter and sort fields in memory (about 150 MB
-   * at 640k companies) for exact totals in milliseconds; `false` answers every screener from SQL.
+   * Postgres search only: the API keeps the screener's filter, sort and result fields in memory (size in
+   * docs/memory.md) for exact totals and figure-sorted pages; `false` answers every screener from SQL.
    */
   SCREENER_COLUMNS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true'),
   FIRMENBUCH_URL: urlWithDefault('https://justizonline.gv.at/jop/api/at.gv.justiz.fbw/ws'),

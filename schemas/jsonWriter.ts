@@ -1,7 +1,7 @@
 // Writes JSON text straight into bytes, for answers assembled from stored pieces rather than objects
 // (the screener columns' pages: 1000 rows of 47 figures). Numbers print as JSON.stringify prints them;
 // most figures are cents, which are written digit by digit instead of through Number#toString
-// (measured: 50 vs 170 ns a number, and no string to encode afterwards).
+// (faster, and no string to encode afterwards).
 //
 // The fast path relies on one fact: a value that is exactly some whole number of cents below 10^13
 // has that decimal as its shortest round-trip form, which is what Number#toString prints.

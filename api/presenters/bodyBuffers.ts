@@ -1,7 +1,7 @@
-// Reused buffers for large response bodies (1000-row screener pages are 1.5 MB, feed pages of 1000
-// about 200 KB). Every fresh Buffer of that size is off-heap memory V8 accounts for, and each few tens
-// of MB of it start a full collection whose marking holds up every request in flight; handing the
-// same few buffers round keeps that churn out of the hot path. A body is released when its response
+// Reused buffers for large response bodies (1000-row screener and feed pages). Every fresh Buffer of
+// that size is off-heap memory V8 accounts for, and enough of it starts a full collection whose
+// marking holds up every request in flight; handing the same few buffers round keeps that churn out of
+// the hot path (docs/memory.md). A body is released when its response
 // closes (sent, or the connection dropped), never before: after 'close' Node no longer reads it.
 import type { Context } from 'koa';
 

@@ -25,9 +25,8 @@ export function pageEnvelopeJson(page: number, pageSize: number, totalRecords: n
 
 /**
  * `before` + `data` + `after` as one Buffer of exactly their size: one allocation per answer. Large
- * answers are the API's main source of off-heap allocation, and V8 starts a full collection for every
- * few tens of MB of it; each pause holds up every request in flight (measured: a full GC every ~170 ms
- * under a mix with 1000-row pages, pauses of 3-18 ms).
+ * answers are the API's main source of off-heap allocation, and V8 starts a full collection whenever
+ * enough of it has piled up; each pause holds up every request in flight (docs/memory.md).
  */
 export function jsonBody(before: string, data: Uint8Array, after: string, allocate: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size)): Buffer {
   const size = before.length + data.length + after.length; // before and after are ASCII

@@ -3,9 +3,9 @@
 // active before deleted. Umlaut spellings are folded by search_norm (ä = ae) and legal-form suffixes
 // ("GmbH", "Ges.m.b.H.", "AG" ...) are stripped from both sides before comparing the core name.
 //
-// Every band is a btree or word-index lookup, never a trigram similarity scan (34-300 ms per name at
-// 640k companies): the read model stores the core (core_norm = search_core(name_norm), migration 0011,
-// equal to coreName() below), so
+// Every band is a btree or word-index lookup, never a trigram similarity scan (far too slow per name
+// over the whole register; docs/search.md): the read model stores the core (core_norm =
+// search_core(name_norm), migration 0011, equal to coreName() below), so
 //   exact  = core_norm = core, read in answer order from the core index;
 //   prefix = name_norm range scan ordered `USING ~<~` (the text_pattern_ops btree, sub-millisecond);
 //   word / former = a GIN over the words of the names (exact words + the last word as a prefix), with
@@ -206,7 +206,7 @@ export interface NameMemory {
 /**
  * Exact and prefix bands for every term: two index range reads per term. A single term (a keystroke)
  * gets scalar parameters and literal limits, so Postgres keeps one generic plan for the prepared
- * statement instead of planning every execution (0.5 ms, three times the execution itself).
+ * statement instead of planning every execution (planning cost more than executing).
  */
 async function exactAndPrefix(sql: Sql, terms: Term[], limit: number, memory?: NameMemory): Promise<BandRow[]> {
   if (terms.length === 1 && memory) {
@@ -327,7 +327,7 @@ async function fuzzy(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]>
 /**
  * A band statement and how many terms one execution takes. The chunks keep the planner's estimate
  * below jit_above_cost (100000 by default): it prices each word lookup at thousands of rows, and JIT
- * compilation (20-30 ms) would cost more than the statement itself.
+ * compilation would cost more than the statement itself.
  */
 interface Band {
   run: (sql: Sql, terms: Term[], limit: number, memory?: NameMemory) => Promise<BandRow[]>;
@@ -460,8 +460,8 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
   const remembered = memory?.count(t.core, cap);
   if (remembered !== undefined && remembered !== null) return Math.min(cap, Math.max(remembered, hits.length));
   // Unprepared (sql.unsafe), so planned for this term: a prepared statement turns generic after five
-  // executions, and its generic plan reads the word index for a common core ('gmbh': 46-67 ms against
-  // 13-18 ms walking the prefix index, measured at 640k).
+  // executions, and its generic plan reads the word index for a common core ('gmbh'), several times
+  // slower than walking the prefix index.
   const [row] = await sql.unsafe<{ n: number }[]>(nameCandidatesCount(cap), [
     t.core, t.core.length, prefixEnd(t.core), t.core.length >= MIN_INFIX_CORE, wordsQuery(t.core),
     `% ${likeEscape(t.core)}%`, `${likeEscape(t.core)}%`,

@@ -76,7 +76,7 @@ export function buildPageQuery(q: ScreenerQuery, table = 'company_search'): SqlQ
   const column = figureColumn(q.orderBy);
   const direction = q.descending ? 'DESC' : 'ASC';
   // A range filter on the sort figure already excludes companies without it: then the null branch
-  // could never match, and Postgres would still scan for it (measured 6.8 ms vs 494 ms at 640k).
+  // could never match, and Postgres would still scan the table for it.
   if (q.ranges.some((r) => r.figure === q.orderBy)) {
     return {
       text: `SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${column} ${direction}, fnr LIMIT ${limit} OFFSET ${skip}`,

@@ -33,8 +33,7 @@ export function toScreenerRow(raw: RawRow): ScreenerRow {
  * The exact number of matches, on `db` (a connection, or a transaction for a snapshot shared with a
  * page), in the read model's view or the named live table. Screener statements go through `unsafe`,
  * which does not prepare them: each is planned for its values. Prepared, they would turn generic after
- * five executions, and generic plans misjudge skewed filters (measured at 640k: a count with search
- * `%ab%` 612 ms against 106, a rare range filter 104-133 ms against 0.05-0.5).
+ * five executions, and generic plans misjudge skewed filters (a search or a rare range; docs/search.md).
  */
 export async function countMatches(db: Sql, query: ScreenerQuery, table?: string): Promise<number> {
   const { text, values } = buildCountQuery(query, table);

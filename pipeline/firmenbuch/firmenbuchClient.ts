@@ -58,7 +58,7 @@ export class FirmenbuchClient {
   private readonly url: URL;
   private readonly transport: typeof http | typeof https;
   // node:http with a keep-alive agent instead of fetch: undici's fetch (web streams, per-request
-  // signals) cost about three times the CPU per request, and every company takes three requests.
+  // signals) cost much more CPU per request (docs/ingestion.md), and every company takes three requests.
   private readonly agent: http.Agent;
 
   constructor(private readonly options: FirmenbuchClientOptions) {

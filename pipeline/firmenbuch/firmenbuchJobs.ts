@@ -159,8 +159,8 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
         filedOn = meta?.filedOn ?? null;
       }
       if (contentType.includes('pdf')) {
-        // Loaded on the first PDF only: pdf.js is large (about 150 MB more RSS under tsx) and most
-        // annual accounts are XML.
+        // Loaded on the first PDF only: pdf.js adds much RSS (docs/memory.md) and most annual
+        // accounts are XML.
         const { extractPdfText } = await import('../documents/pdfText.js');
         const { text, pages } = await extractPdfText(doc.content);
         await storeDocumentContent(sql, documentKey, doc.content, text);

@@ -28,8 +28,8 @@ export class SetDictionary {
   /** How many distinct sets (ids 0..size-1); the sets themselves live on only in the postings. */
   private size = 0;
   /**
-   * Member -> ids of the sets holding it. At 640k companies there are ~100k distinct ÖNACE path sets;
-   * testing each for a member cost ~8 ms a query, the postings a fraction of a millisecond.
+   * Member -> ids of the sets holding it. A full register has so many distinct ÖNACE path sets that
+   * testing each for a member was slow; the postings answer at once.
    */
   private readonly postings = new Map<string, number[]>();
   intern(set: string[] | string): number {

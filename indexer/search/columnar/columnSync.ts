@@ -10,7 +10,7 @@ import { KEY_FIGURES, figureColumn } from '../../../schemas/keyFigures.js';
 import { READ_MODEL } from '../../companySearchTable.js';
 import { ScreenerColumns, type ColumnRow } from './screenerColumns.js';
 
-/** Rows per cursor batch: a batch is applied in one go on the event loop, so it bounds how long a reload behind a rebuild holds up requests (a few ms at 500; the whole load takes the same ~10 s at 640k). */
+/** Rows per cursor batch: a batch is applied in one go on the event loop, so it bounds how long a reload behind a rebuild holds up requests (smaller batches do not make the whole load slower). */
 const LOAD_BATCH = 500;
 /** Changes read per sync step; a larger backlog is taken over several steps. */
 const SYNC_BATCH = 5_000;
@@ -65,7 +65,7 @@ export async function loadColumns(sql: Sql): Promise<LoadedColumns | null> {
     return { columns, liveTable: state.liveTable, cursor: state.cursor };
   });
   // The figures' sort orders and the name index's, after the snapshot's transaction (it need not hold
-  // a connection for this), in slices of ~10 ms (a figure each, or 16k names), so a reload behind a
+  // a connection for this), in short slices (a figure each, or 16k names), so a reload behind a
   // rebuild never holds up requests for long.
   if (loaded) {
     const pause = () => new Promise<void>((next) => setImmediate(next));

@@ -63,7 +63,8 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       }
       if (result === 0) {
         // Changed figures lost their sort orders (queries on them scan meanwhile). Rebuild one per quiet
-        // step, so a steady trickle of filings costs ~12 ms every interval at most, not all 47 at once.
+        // step, so a steady trickle of filings costs one figure's sort per interval at most, not all 47
+        // at once.
         if (applied === 0) loaded.columns.rebuildOrders(1);
         return;
       }

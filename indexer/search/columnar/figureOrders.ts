@@ -38,8 +38,7 @@ export class RadixScratch {
 /**
  * The slots of `candidates` (given in fnr order) that hold a value in `column`, ascending by value;
  * equal values keep the candidates' order, so ties come by fnr, as Postgres orders them. A stable LSD
- * radix sort over the doubles' 64 bits in four 16-bit passes: ~12 ms for 220k slots, a third of a
- * comparison sort's time.
+ * radix sort over the doubles' 64 bits in four 16-bit passes, much faster than a comparison sort.
  */
 export function sortedByValue(column: Float64Array, candidates: Int32Array, scratch: RadixScratch): Int32Array {
   let m = 0;

@@ -1,7 +1,6 @@
-// The columns' fnrs as numbers. 640k fnrs as JS strings were 640k heap objects, more than half of the
-// API's heap by count: every full collection marked each one (~20 ms per collection measured for 640k
-// short strings, against 2 ms for one typed array), and full collections come every few hundred
-// milliseconds under feed pages, whose socket buffers fill the old generation's headroom. As numbers
+// The columns' fnrs as numbers. As JS strings, one heap object per company, they were more than half of
+// the API's heap by count, and every full collection marked each one (docs/memory.md); full collections
+// come often under feed pages, whose socket buffers fill the old generation's headroom. As numbers
 // they are one Float64Array that the collector does not look into, and ties compare as numbers.
 //
 // The key keeps JS string order (UTF-16 code units, so the order the columns have always used for

@@ -5,10 +5,9 @@
 // and, for the autocomplete's total when the prefix band alone does not reach the cap, the word starts
 // of every name (after the first) and of every former name, by the text from there: a word-prefix or
 // former-name match is a range there, where Postgres rechecks thousands of rows of a common word
-// ("Haas F": 7,400 rows with the word "haas" for 28 matches, 20-50 ms).
-// At 640k companies a keystroke's bands cost Postgres ~0.5-1 ms of CPU and a round trip; here they are
-// two binary searches. Answers are the rows those statements read, in the same order, so the ranking
-// that follows is the same code either way (test/integration/nameIndex.test.ts compares both).
+// ("Haas F"). A keystroke's bands cost Postgres CPU and a round trip; here they are two binary
+// searches (docs/search.md). Answers are the rows those statements read, in the same order, so the
+// ranking that follows is the same code either way (test/integration/nameIndex.test.ts compares both).
 //
 // Normalised names are ASCII ([a-z0-9 ], search_norm()); a name with any other character makes the
 // index decline (`usable` false) and autocomplete reads Postgres, as it does for a query term outside
@@ -348,8 +347,8 @@ export class NameIndex {
   }
 
   /**
-   * flush() in slices of a few milliseconds, with `pause()` between them: a load's full sort of 640k
-   * names takes ~1-2 s of comparisons, which must not hold up the requests a reload runs beside.
+   * flush() in slices of a few milliseconds, with `pause()` between them: a load's full sort of every
+   * name takes seconds of comparisons, which must not hold up the requests a reload runs beside.
    */
   async flushInSlices(pause: () => Promise<void>): Promise<void> {
     if (this.changed.length * 8 <= this.rows && this.ordered > 0) return this.flush();
@@ -379,8 +378,8 @@ export class NameIndex {
    * `order` without the entries of the changed rows (an entry's row: entry >>> `rowShift`), with
    * `incoming` (the changed rows' entries now) merged in at their places. In place where the array
    * behind `order` has room (orders are views with some spare capacity): the entries are filtered
-   * forwards, then the incoming ones merged backwards, each kept block moved once by copyWithin. A
-   * single rename at 640k companies cost ~45 ms with fresh arrays per order.
+   * forwards, then the incoming ones merged backwards, each kept block moved once by copyWithin: with
+   * fresh arrays per order, a single rename copied every order.
    */
   private merge<T extends Int32Array | Uint32Array>(order: T, changed: Int32Array, incoming: T, rowShift: number, compare: (a: number, b: number) => number): T {
     const mark = this.changedMark;
@@ -573,10 +572,10 @@ export class NameIndex {
 const WORD_BITS = 10;
 const WORD_SPAN = 1 << WORD_BITS;
 const WORD_MASK = WORD_SPAN - 1;
-/** Bytes a row's name and former names take on average, to size the bytes once (~25 at 640k). */
+/** Bytes a row's name and former names take on average (rounded up), to size the bytes once. */
 const BYTES_PER_ROW = 32;
 
-/** Rows whose word starts a load scans between pauses (~10 ms). */
+/** Rows whose word starts a load scans between pauses (a short slice of the event loop). */
 const SCAN_ROWS = 65_536;
 /** Rows the word codes hold (uint32 of row * WORD_SPAN). */
 const MAX_ROWS = 2 ** (32 - WORD_BITS);

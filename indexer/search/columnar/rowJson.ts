@@ -50,8 +50,8 @@ export interface RowJsonSource {
 
 export class RowJson {
   /**
-   * Names as JSON string literals in UTF-8, one after another; row -> its range. 640k names as bytes
-   * take ~25 MB against ~45 MB as strings. A renamed company's new name is appended (the old bytes
+   * Names as JSON string literals in UTF-8, one after another; row -> its range. As bytes they take
+   * much less memory than JS strings. A renamed company's new name is appended (the old bytes
    * stay until the next load).
    */
   private names: Uint8Array;
@@ -67,8 +67,8 @@ export class RowJson {
   private readonly pieces = new JsonPieces();
   /**
    * Rows as JSON, for the rows pages keep showing (the largest companies top most figure-sorted
-   * pages): a cached row is copied instead of written, which made a 1000-row page of well-known rows
-   * ~10x cheaper. An upsert drops its row; the oldest entries go first beyond the capacity.
+   * pages): a cached row is copied instead of written, which is far cheaper for a 1000-row page of
+   * well-known rows. An upsert drops its row; the oldest entries go first beyond the capacity.
    */
   private readonly rowJson = new Map<number, Buffer>();
   /** json()'s scratch: the writer and the gathered figures. */
@@ -160,8 +160,8 @@ export class RowJson {
     const pieces = this.pieces.bytes;
     const cache = this.rowJson;
     // Rows not in the cache get their figures gathered first, figure by figure: their slots are
-    // scattered over 47 columns of 2 MB, and a tight loop of independent loads overlaps the cache
-    // misses that reading row by row would take one after another (measured: ~2x on a 1000-row page).
+    // scattered over 47 large columns, and a tight loop of independent loads overlaps the cache
+    // misses that reading row by row would take one after another.
     // Looked up once: storing this page's rows may evict others of it.
     const cachedRows = rows.map((r) => cache.get(r));
     const missing = rows.filter((_, i) => cachedRows[i] === undefined);

@@ -1,7 +1,7 @@
 // An in-memory columnar copy of the screener's filter, sort and result fields, kept beside the Postgres
-// read model in the API process. Exact totals over 640k companies are a scan in Postgres (tens to
-// hundreds of ms for a wide range); over typed arrays the same scan costs about a millisecond, and the
-// page is written as JSON text from here (rowJson.ts), with no database round trip.
+// read model in the API process. Exact totals over the whole register are a slow scan in Postgres and
+// a cheap one over typed arrays (docs/search.md), and the page is written as JSON text from here
+// (rowJson.ts), with no database round trip.
 //
 // Exactness: figures are numerics in Postgres and doubles here. A decimal with at most 15 significant
 // digits maps to a distinct double, and rounding is monotonic, so comparisons and order agree with
@@ -96,7 +96,7 @@ export class ScreenerColumns {
   private readonly fnrs: FnrColumn;
   /**
    * Rows 0..sortedRows-1 hold ascending fnrs (the loader reads in that order), found by binary search;
-   * rows added out of order later are in `laterRows`. A Map of all 640k fnrs would cost ~40 MB more.
+   * rows added out of order later are in `laterRows`. A Map of every fnr would cost far more memory.
    */
   private sortedRows = 0;
   private readonly laterRows = new Map<string, number>();
@@ -142,7 +142,7 @@ export class ScreenerColumns {
 
   /**
    * `expectedFigureRows`: companies with a filing, so the figure columns are allocated once.
-   * `rowJsonCapacity`: rows kept as JSON (about 1.5 KB each with figures).
+   * `rowJsonCapacity`: rows kept as JSON (a row with figures is large: the capacity bounds their memory).
    */
   constructor(expectedRows = 1024, expectedFigureRows = Math.ceil(expectedRows / 2), rowJsonCapacity = 10_000) {
     this.capacity = Math.max(16, expectedRows);
@@ -283,8 +283,8 @@ export class ScreenerColumns {
   }
 
   /**
-   * Builds up to `maxFigures` missing figure orders (~12 ms each at 640k companies); answers how many
-   * are still missing. Callers spread the work over event-loop turns.
+   * Builds up to `maxFigures` missing figure orders; answers how many are still missing. Callers
+   * spread the work over event-loop turns, since each order sorts the figure's slots.
    */
   rebuildOrders(maxFigures = Infinity): number {
     let built = 0;
@@ -360,7 +360,7 @@ export class ScreenerColumns {
    * order comes from the sort): figure slots when the query has ranges (`slots` true; the sort reads a
    * slot's value without a lookup), rows otherwise. The loops are branch-free (a candidate is written, then kept by adding its test's 0 or
    * 1 to the count): on figures the tests pass or fail at random, and mispredicted branches made them
-   * 4x slower.
+   * several times slower.
    */
   private select(q: ScreenerQuery, countOnly = false): { n: number; slots: boolean } {
     const filters = this.attributeFilters(q);
@@ -374,7 +374,7 @@ export class ScreenerColumns {
       // fails both comparisons, as a null fails them in SQL. Freed slots are all NaN. The first range is
       // collected by a scan, so its slots come in ascending order and the later filters read the
       // columns sequentially (on the order's run of slots, in value order, every filter loop
-      // cache-missed: 2-3x slower) - unless nothing else filters and query() will walk the page from
+      // cache-missed) - unless nothing else filters and query() will walk the page from
       // the sort figure's order, which reads the selection only to mark it: then the run is copied.
       const sampleStep = Math.max(1, Math.floor(this.slots / 512));
       const ranges = q.ranges.map((r) => {
