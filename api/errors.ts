@@ -5,6 +5,11 @@
 
 export type FieldErrors = Record<string, string[]>;
 
+/** An empty error map without a prototype: a field named `constructor` or `__proto__` is a plain key. */
+export function fieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -5,13 +5,14 @@
 //
 // Entry points that do not pass `access` get one built here: Redis from `redisUrl`, else from the
 // configuration (REDIS_URL or the local server), flushing every USAGE_FLUSH_INTERVAL_SECONDS.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../runtime/config.js';
 import { resolveRedisUrl } from '../runtime/services.js';
 import { API_PREFIX, createApp, DEFAULT_REDIS_PREFIX, type AccessChainDeps, type AppDeps } from './app.js';
 import { systemClock } from './clock.js';
+import { createApiServer } from './httpServer.js';
 import { createUsageFlusher, type UsageFlusher } from './metering/usageFlusher.js';
 
 export interface RunningApi {
@@ -29,11 +30,13 @@ export interface StartApiOptions extends Omit<AppDeps, 'access'> {
   access?: AppDeps['access'];
   redisUrl?: string;
   usageFlushIntervalMs?: number;
+  /** Open connections at most (API_MAX_CONNECTIONS). */
+  maxConnections?: number;
 }
 
 /**
- * One retry per command, then an error: when Redis is down the chain answers 500 within a reconnect
- * attempt instead of holding requests, and nothing is admitted that could not be counted.
+ * One retry per command, then an error: when Redis is down the chain answers 503 with Retry-After
+ * within a reconnect attempt instead of holding requests, and nothing is admitted that could not be counted.
  * Auto-pipelining sends the admission calls of concurrent requests in one write: under load the
  * socket writes, not Redis, are the chain's main cost.
  */
@@ -74,8 +77,7 @@ async function accessRuntime(options: StartApiOptions): Promise<AccessRuntime> {
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const { access, flusher, ownedRedis } = await accessRuntime(options);
   const app = createApp({ ...options, access });
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
+  const server = createApiServer(app, { maxConnections: options.maxConnections });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host ?? '0.0.0.0', () => ready());

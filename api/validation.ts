@@ -1,8 +1,11 @@
 // Query validation with zod: unknown parameters, repeated parameters and malformed values are 400s
 // with `errors` keyed by parameter name, never silently ignored.
+// Every map keyed by a client's names has no prototype, so `constructor` or `__proto__` is a name
+// like any other. NUL characters (which Postgres cannot store) and `__proto__` keys in bodies are
+// refused here, naming the field, before a schema or a query sees them.
 import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';
-import { validationFailed, type FieldErrors } from './errors.js';
+import { fieldErrors, validationFailed, type FieldErrors } from './errors.js';
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -18,13 +21,39 @@ export function pagingShape(defaultPageSize = 10, maxPage?: number) {
 
 export const queryBoolean = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
 
+const NUL_MESSAGE = 'must not contain NUL characters';
+
+/** Appends `message` to the problems of `field`. */
+function addError(errors: FieldErrors, field: string, message: string): void {
+  (errors[field] ??= []).push(message);
+}
+
 function flattenQuery(query: ParsedUrlQuery, errors: FieldErrors): Record<string, string> {
-  const flat: Record<string, string> = {};
+  const flat: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) errors[key] = ['must be given once'];
-    else if (value !== undefined) flat[key] = value;
+    if (Array.isArray(value)) addError(errors, key, 'must be given once');
+    else if (value === undefined) continue;
+    else if (key.includes('\0') || value.includes('\0')) addError(errors, key, NUL_MESSAGE);
+    else flat[key] = value;
   }
   return flat;
+}
+
+/** NUL characters anywhere in a parsed JSON body (values and keys), and `__proto__` keys, by field path. */
+function hostileBodyParts(value: unknown, path: string[], errors: FieldErrors): void {
+  const field = () => path.join('.') || '(body)';
+  if (typeof value === 'string') {
+    if (value.includes('\0')) addError(errors, field(), NUL_MESSAGE);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => hostileBodyParts(item, [...path, String(i)], errors));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = [...path, key];
+      if (key === '__proto__') addError(errors, at.join('.'), 'is not accepted as a field name');
+      else if (key.includes('\0')) addError(errors, at.join('.'), NUL_MESSAGE);
+      else hostileBodyParts(item, at, errors);
+    }
+  }
 }
 
 // zod compiles a schema on its first parse; .strict() makes a new schema, so making it per request
@@ -41,19 +70,10 @@ function strictVersion<S extends z.ZodObject>(schema: S): z.ZodObject {
 
 /** Validates a query string against a strict object schema; throws a 400 listing every problem. */
 export function parseQuery<S extends z.ZodObject>(schema: S, query: ParsedUrlQuery): z.infer<S> {
-  const errors: FieldErrors = {};
+  const errors = fieldErrors();
   const flat = flattenQuery(query, errors);
   const result = strictVersion(schema).safeParse(flat);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) errors[key] = [...(errors[key] ?? []), 'is not a parameter of this endpoint'];
-      } else {
-        const key = issue.path.join('.') || '(query)';
-        errors[key] = [...(errors[key] ?? []), issue.message];
-      }
-    }
-  }
+  if (!result.success) issuesToErrors(result.error.issues, errors, 'is not a parameter of this endpoint', '(query)');
   if (Object.keys(errors).length > 0 || !result.success) throw validationFailed(errors);
   return result.data as z.infer<S>;
 }
@@ -62,13 +82,9 @@ function issuesToErrors(issues: z.core.$ZodIssue[], errors: FieldErrors, unknown
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       const at = issue.path.join('.');
-      for (const key of issue.keys) {
-        const field = at ? `${at}.${key}` : key;
-        errors[field] = [...(errors[field] ?? []), unknownKeyMessage];
-      }
+      for (const key of issue.keys) addError(errors, at ? `${at}.${key}` : key, unknownKeyMessage);
     } else {
-      const key = issue.path.join('.') || root;
-      errors[key] = [...(errors[key] ?? []), issue.message];
+      addError(errors, issue.path.join('.') || root, issue.message);
     }
   }
 }
@@ -76,18 +92,22 @@ function issuesToErrors(issues: z.core.$ZodIssue[], errors: FieldErrors, unknown
 /** Validates a JSON request body (already parsed by middleware/requestBody.ts); 400 listing every problem. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (body === undefined) throw validationFailed({ '(body)': ['is required'] });
+  const errors = fieldErrors();
+  hostileBodyParts(body, [], errors);
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const errors: FieldErrors = {};
   issuesToErrors(result.error.issues, errors, 'is not a field of this request', '(body)');
   throw validationFailed(errors);
 }
 
 /** Validates path parameters (`id` and the like); a malformed one is a 400, not a 404. */
 export function parseParams<S extends z.ZodObject>(schema: S, params: Record<string, string>): z.infer<S> {
+  const errors = fieldErrors();
+  for (const [name, value] of Object.entries(params)) if (value.includes('\0')) addError(errors, name, NUL_MESSAGE);
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
   const result = schema.safeParse(params);
   if (result.success) return result.data;
-  const errors: FieldErrors = {};
   issuesToErrors(result.error.issues, errors, 'is not a parameter', '(path)');
   throw validationFailed(errors);
 }
@@ -96,3 +116,12 @@ export function parseParams<S extends z.ZodObject>(schema: S, params: Record<str
 export const noQuery = z.object({});
 
 export const idParams = z.object({ id: z.uuid({ error: 'must be an id (a UUID)' }) });
+
+/** A path parameter taken as text (looked up as given): only NUL characters are refused. */
+export function pathText(params: Record<string, string | undefined>, name: string): string {
+  const value = params[name] ?? '';
+  if (!value.includes('\0')) return value;
+  const errors = fieldErrors();
+  addError(errors, name, NUL_MESSAGE);
+  throw validationFailed(errors);
+}

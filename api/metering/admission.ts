@@ -16,6 +16,7 @@
 // it never reached the endpoint), then billing (exactly one request).
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ServiceUnavailableError } from '../serviceFaults.js';
 import { monthKey } from './calendar.js';
 
 /** Prefix of every Redis key of the access chain in production (tests use one of their own). */
@@ -122,11 +123,18 @@ export function createRedisAdmission(redis: Redis, options: RedisAdmissionOption
   return {
     async admit({ keyId, subject, monthlyQuota, now }) {
       const month = monthKey(now);
-      const [code, inWindow, oldestMs, used] = await admit(
-        `${prefix}burst:${keyId}`, usageKey(prefix, month), dirtyKey(prefix), lastUsedKey(prefix),
-        now, windowMs, burstLimit, `${now}:${processTag}:${++sequence}`, subject,
-        monthlyQuota ?? -1, month, USAGE_TTL_SECONDS, keyId,
-      );
+      let answer: [number, number, number, number];
+      try {
+        answer = await admit(
+          `${prefix}burst:${keyId}`, usageKey(prefix, month), dirtyKey(prefix), lastUsedKey(prefix),
+          now, windowMs, burstLimit, `${now}:${processTag}:${++sequence}`, subject,
+          monthlyQuota ?? -1, month, USAGE_TTL_SECONDS, keyId,
+        );
+      } catch (err) {
+        // Nothing is admitted that could not be counted: the request is refused as retryable (503).
+        throw new ServiceUnavailableError('redis', { cause: err });
+      }
+      const [code, inWindow, oldestMs, used] = answer;
       return {
         outcome: OUTCOMES[code]!,
         burst: {

@@ -3,11 +3,14 @@
 //     `errors` for validation failures and `correlationId` on bodies written here from an exception;
 //   - ApiError `{ error }` (application/json) for 401 and 429 (AccessError).
 // A 500 never shows internals; it is logged with the correlation id so it can be found.
+// Postgres or Redis out of reach is a 503 ProblemDetails with Retry-After, logged as a warning
+// (serviceFaults.ts); a value Postgres cannot store that validation let through is a 400.
 // Statuses without a body set by routing (404 no route, 405 wrong method) become ProblemDetails too.
 import { STATUS_CODES } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../runtime/logger.js';
 import { AccessError, ApiError } from '../errors.js';
+import { isUnstorableText, unavailableService, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../serviceFaults.js';
 
 export interface ProblemDetails {
   type?: string;
@@ -66,6 +69,21 @@ export function errorHandler(log: Logger): Middleware {
       if (isExposedClientError(err)) {
         const title = STATUS_CODES[err.status] ?? 'Bad Request';
         writeProblem(ctx, { title, status: err.status, detail: err.message, instance: ctx.path, traceId, correlationId: traceId });
+        return;
+      }
+      const service = unavailableService(err);
+      if (service) {
+        log.warn({ err, correlationId: traceId, path: ctx.path, service }, 'backing service unavailable; answered 503');
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        const detail = `The ${service === 'redis' ? 'request counter' : 'database'} is not reachable at the moment. Retry after the seconds in Retry-After.`;
+        writeProblem(ctx, { title: 'Service Unavailable', status: 503, detail, instance: ctx.path, traceId, correlationId: traceId });
+        return;
+      }
+      if (isUnstorableText(err)) {
+        writeProblem(ctx, {
+          title: 'Bad Request', status: 400, detail: 'A value holds a character that cannot be stored or searched (such as NUL).',
+          instance: ctx.path, traceId, correlationId: traceId,
+        });
         return;
       }
       log.error({ err, correlationId: traceId, path: ctx.path }, 'unhandled error');

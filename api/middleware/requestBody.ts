@@ -2,6 +2,8 @@
 // routes validate `ctx.request.body` with their zod schema. Any other content type is a 415
 // ProblemDetails; unparsable JSON is a 400 naming the body. Bodies are read up to a size limit
 // (1000 fnrs are ~15 KB; the default 1 MB leaves room without letting a client hold memory).
+// A body over the limit (declared or counted) is a 413 with `Connection: close`: the rest of the body
+// is never read, so the connection cannot carry another request and closes once the answer is out.
 import type { Context, Middleware } from 'koa';
 import { ApiError, unsupportedMediaType, validationFailed } from '../errors.js';
 
@@ -21,15 +23,43 @@ function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '';
 }
 
-async function readBody(ctx: Context, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new ApiError(413, 'Payload Too Large', `Request bodies are limited to ${limit} bytes.`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+function tooLarge(ctx: Context, limit: number): ApiError {
+  ctx.set('Connection', 'close');
+  return new ApiError(413, 'Payload Too Large', `Request bodies are limited to ${limit} bytes.`);
+}
+
+/** Reads the body up to `limit` bytes; stops reading (without destroying the socket) beyond it. */
+function readBody(ctx: Context, limit: number): Promise<string> {
+  const req = ctx.req;
+  if (Number(ctx.get('content-length')) > limit) return Promise.reject(tooLarge(ctx, limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(tooLarge(ctx, limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    // A client that goes away mid-body gets no answer; a 400 keeps it out of the error log.
+    const onError = () => {
+      stop();
+      reject(new ApiError(400, 'Bad Request', 'The request body ended before it was complete.'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 export function requestBody(limit = DEFAULT_BODY_LIMIT_BYTES): Middleware {

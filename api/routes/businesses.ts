@@ -13,7 +13,7 @@ import { bodyBuffers } from '../presenters/bodyBuffers.js';
 import { presentNameHit, presentResolvedName, presentSimilar } from '../presenters/businesses.js';
 import { pageEnvelopeJson, presentPage } from '../presenters/envelope.js';
 import { screenerQueryFrom } from '../screener/screenerQuery.js';
-import { pagingShape, parseQuery, queryBoolean } from '../validation.js';
+import { pagingShape, parseQuery, pathText, queryBoolean } from '../validation.js';
 
 export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional() });
 export const countQuery = z.object(screenerFilterShape);
@@ -66,8 +66,9 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
 
   router.get('/businesses/:fnr/similar', async (ctx) => {
     const q = parseQuery(similarQuery, ctx.query);
-    const result = await findSimilar(sql, ctx.params.fnr!, { page: q.page, pageSize: q.pageSize });
-    if (!result) throw notFound(`No company has the register number ${ctx.params.fnr}.`);
+    const fnr = pathText(ctx.params, 'fnr');
+    const result = await findSimilar(sql, fnr, { page: q.page, pageSize: q.pageSize });
+    if (!result) throw notFound(`No company has the register number ${fnr}.`);
     ctx.body = presentPage(result.rows.map(presentSimilar), q.page, q.pageSize, result.total);
   });
 

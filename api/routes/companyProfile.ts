@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { notFound } from '../errors.js';
 import { presentProfile, type Profile, type ProfileRow } from '../presenters/businesses.js';
-import { noQuery, parseQuery } from '../validation.js';
+import { noQuery, parseQuery, pathText } from '../validation.js';
 
 /**
  * The whole profile in one statement (one round trip, one prepared plan): the company row plus one
@@ -98,8 +98,9 @@ export function companyProfileRouter(sql: Sql): Router {
   const router = new Router();
   router.get('/businesses/:fnr', async (ctx) => {
     parseQuery(noQuery, ctx.query);
-    const profile = await loadProfile(sql, ctx.params.fnr!);
-    if (!profile) throw notFound(`No company has the register number ${ctx.params.fnr}.`);
+    const fnr = pathText(ctx.params, 'fnr');
+    const profile = await loadProfile(sql, fnr);
+    if (!profile) throw notFound(`No company has the register number ${fnr}.`);
     ctx.body = presentProfile(profile);
   });
   return router;

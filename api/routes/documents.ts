@@ -7,7 +7,7 @@ import type { Sql } from '../../runtime/db.js';
 import type { DocumentSource, FetchedDocument } from '../../runtime/documentSource.js';
 import type { Logger } from '../../runtime/logger.js';
 import { notFound } from '../errors.js';
-import { noQuery, parseQuery } from '../validation.js';
+import { noQuery, parseQuery, pathText } from '../validation.js';
 
 export const REGISTER_UNAVAILABLE = 'Firmenbuch API aktuell nicht verfügbar';
 
@@ -21,7 +21,7 @@ export function documentsRouter(deps: { sql: Sql; documents: DocumentSource; log
   const router = new Router();
   router.get('/documents/download/:documentKey', async (ctx) => {
     parseQuery(noQuery, ctx.query);
-    const key = ctx.params.documentKey!;
+    const key = pathText(ctx.params, 'documentKey');
     const [stored] = await deps.sql<{ content: Buffer | null; contentType: string | null; fileExtension: string | null }[]>`
       SELECT content, content_type, file_extension FROM document WHERE document_key = ${key}`;
     let content = stored?.content ?? null;

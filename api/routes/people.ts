@@ -9,7 +9,7 @@ import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 import { presentPage } from '../presenters/envelope.js';
-import { noQuery, pagingShape, parseQuery } from '../validation.js';
+import { noQuery, pagingShape, parseQuery, pathText } from '../validation.js';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 export const peopleQuery = z.object({
@@ -102,9 +102,10 @@ export function peopleRouter(sql: Sql): Router {
 
   router.get('/people/:personId', async (ctx) => {
     parseQuery(noQuery, ctx.query);
+    const personId = pathText(ctx.params, 'personId');
     const [person] = await sql<{ personId: string; firstName: string | null; lastName: string | null; titleBefore: string | null; titleAfter: string | null; birthDate: Date | null }[]>`
-      SELECT person_id, first_name, last_name, title_before, title_after, birth_date FROM person WHERE person_id = ${ctx.params.personId!}`;
-    if (!person) throw notFound(`No person has the id ${ctx.params.personId}.`);
+      SELECT person_id, first_name, last_name, title_before, title_after, birth_date FROM person WHERE person_id = ${personId}`;
+    if (!person) throw notFound(`No person has the id ${personId}.`);
     const functions = (await functionsOf(sql, [person.personId])).get(person.personId) ?? [];
     const [notices] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM court_notice WHERE is_open AND fnr = ANY(${[...new Set(functions.map((f) => f.fnr))]})`;

@@ -1,7 +1,7 @@
 // Runs a Koa app on an ephemeral port and gives tests a small fetch wrapper.
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { createApiServer } from '../../api/httpServer.js';
 
 export interface TestHttp {
   baseUrl: string;
@@ -12,7 +12,7 @@ export interface TestHttp {
 
 /** `defaultHeaders` go on every request (an API key, say); headers given per request win. */
 export async function serve(app: Koa, defaultHeaders: Record<string, string> = {}): Promise<TestHttp> {
-  const server = createServer(app.callback());
+  const server = createApiServer(app);
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = (path: string, init?: RequestInit) =>
