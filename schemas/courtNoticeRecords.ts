@@ -40,3 +40,81 @@ export const courtNoticeSnapshot = z.object({
   deleted_at: instant,
   blocks: z.array(storedBlock).nullish().transform((v) => v ?? []),
 });
+
+// ---------------------------------------------------------------------------------------------------
+// What the Ediktsdatei adapter (pipeline/edikte) reads from the IWG interface, as types: the parser
+// produces them, the store, the fake upstream and the tests consume them.
+
+/** One publication (Baustein) of an edict: `Bekanntmachungsdatum~Name~Inhalt~Beschlussdatum`. */
+export interface NoticeBlock {
+  publishedOn: string | null;
+  name: string | null;
+  /** Entities decoded, `&lt;br&gt;` line breaks as `\n`. */
+  text: string | null;
+  decidedOn: string | null;
+}
+
+export interface NoticeAddress {
+  street: string | null;
+  zipCode: string | null;
+  city: string | null;
+  /** Schuldner_Akt_Staat as given (`A` = Austria). */
+  country: string | null;
+}
+
+export interface NoticeDebtor {
+  /** `J` legal person, `N` natural person (Schuldner_Akt_Type); null when the edict leaves it out. */
+  type: 'J' | 'N' | null;
+  /** The whole name: Vorname and Name joined (a company name is split across both arbitrarily). */
+  name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  title: string | null;
+  address: NoticeAddress | null;
+  /** Schuldner_Akt_FBNr as given. */
+  fnrRaw: string | null;
+  /** The canonical FN when the field holds one whose check letter fits; else null (see warnings). */
+  fnr: string | null;
+  birthDate: string | null;
+  /** Natural persons with a birth date: the personId the register's rule gives (`maria-huber-1970-01-31`). */
+  personId: string | null;
+}
+
+/** An edict of the `All` view (`@form` Edikt), as the document endpoint gives it. */
+export interface ParsedNotice {
+  /** AZKey: the only key stable across a deletion. */
+  ediktId: string;
+  unid: string | null;
+  /** `@modified`, for If-Modified-Since. */
+  modifiedAt: string | null;
+  aktenzeichen: string | null;
+  court: { code: string | null; name: string | null };
+  /** Bundesland_Code in the Ediktsdatei's own scheme (0 Wien ... 8 Vbg, A Österreich, 9 abroad). */
+  stateCode: string | null;
+  proceeding: { code: string | null; text: string | null };
+  debtor: NoticeDebtor;
+  firstPublishedOn: string | null;
+  lastPublishedOn: string | null;
+  openedOn: string | null;
+  blocks: NoticeBlock[];
+  /** False once a closing block (Aufhebung, Einstellung, Nichteröffnung) is published. */
+  isOpen: boolean;
+  /** Data-quality notes: `fnr-check-letter`, `fnr-unreadable`, `date-unreadable:<field>`, ... */
+  warnings: string[];
+}
+
+/** One entry of a view page (`All` or `Deletions`). */
+export interface ViewEntry {
+  unid: string;
+  form: string | null;
+  aktenzeichen: string | null;
+  /** Deletions only (view columns): the deleted edict's key and when it was deleted. */
+  ediktId: string | null;
+  deletedAt: string | null;
+}
+
+export interface ViewPage {
+  entries: ViewEntry[];
+  /** From `Content-Range: items 0-99/89306`; null when the header is missing. */
+  total: number | null;
+}

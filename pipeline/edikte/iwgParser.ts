@@ -1,0 +1,253 @@
+// Parses what the Ediktsdatei's IWG interface (IBM Domino Access Services, JSON) answers: one edict
+// document (`documents/unid/{unid}?multipart=false`), a page of a view (`collections/name/{view}`) and
+// its Content-Range total. Pure functions; an answer that arrived whole but cannot be read throws
+// IwgContentError (unrecoverable: a retry gets the same answer). Quirks handled, each with a fixture:
+// Domino's `\/` escapes, items that are scalars or arrays, `_Akt_` fields absent when `_Ori_` still
+// holds, dates as `yyyy-mm-dd`, ISO instants (local midnight as 23:00Z) or `dd.mm.yyyy`, company names
+// split arbitrarily across Vorname and Name, and the Bausteine rich text (blocks separated by
+// `<br />\r\n`, fields by `~`, line breaks inside a block as `&lt;br&gt;`, HTML entities).
+import { decodeHTML } from 'entities';
+import type { NoticeBlock, NoticeDebtor, ParsedNotice, ViewEntry, ViewPage } from '../../schemas/courtNoticeRecords.js';
+import { canonicalFnr, personId, registerDate } from '../../schemas/identifiers.js';
+import { UnrecoverableInputError } from '../jobs/errors.js';
+
+export class IwgContentError extends UnrecoverableInputError {}
+
+/**
+ * Block names (Abschnitte) after which a proceeding is over: its cancellation (Aufhebung), its
+ * discontinuation (Einstellung) and the refusal to open it (Nichteröffnung, e.g. mangels Kostendeckung),
+ * from the IWG interface notes (../shared/upstreams/upstream-interfaces.md §4.2). Matched on the
+ * name's first word, so `Aufhebung des Konkurses` counts and `Aufhebungsantrag` does not.
+ */
+export const CLOSING_BLOCKS = ['Aufhebung', 'Einstellung', 'Nichteröffnung'] as const;
+
+type Doc = Record<string, unknown>;
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    throw new IwgContentError(`${what} is not JSON: ${(err as Error).message}`, text, { cause: err });
+  }
+}
+
+/** An item's values: Domino writes one value as a scalar and several as an array. */
+function values(doc: Doc, field: string): string[] {
+  const v = doc[field];
+  const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  return list
+    .filter((x) => typeof x === 'string' || typeof x === 'number')
+    .map((x) => String(x).replace(/\s+/g, ' ').trim())
+    .filter((x) => x !== '');
+}
+
+function text(doc: Doc, field: string): string | null {
+  return values(doc, field)[0] ?? null;
+}
+
+/** `_Akt_` (latest) when present, else `_Ori_` (first publication), which stays current until changed. */
+function current(doc: Doc, stem: string, field: string): string | null {
+  return text(doc, `${stem}_Akt_${field}`) ?? text(doc, `${stem}_Ori_${field}`);
+}
+
+const VIENNA_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vienna', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/**
+ * A date as `yyyy-mm-dd`. An instant with a zone (`2025-03-02T23:00:00Z`) is a Domino date-time item
+ * holding local midnight: its date is the one in Vienna, not the UTC one.
+ */
+export function iwgDate(raw: string | null): string | null {
+  if (raw === null) return null;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(raw)) {
+    const at = new Date(raw);
+    return Number.isNaN(at.getTime()) ? null : VIENNA_DATE.format(at);
+  }
+  return registerDate(raw);
+}
+
+function dates(doc: Doc, field: string, warnings: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of values(doc, field)) {
+    const d = iwgDate(raw);
+    if (d) out.push(d);
+    else warnings.push(`date-unreadable:${field}`);
+  }
+  return out;
+}
+
+const min = (xs: string[]) => (xs.length === 0 ? null : xs.reduce((a, b) => (a < b ? a : b)));
+const max = (xs: string[]) => (xs.length === 0 ? null : xs.reduce((a, b) => (a > b ? a : b)));
+
+/** The rich text of an item in any of the shapes DAS writes it: richtext object, multipart parts, or a string. */
+function richText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (!value || typeof value !== 'object') return null;
+  const v = value as { type?: unknown; data?: unknown; content?: unknown };
+  if (typeof v.data === 'string') return v.data;
+  if (Array.isArray(v.content)) {
+    const parts = v.content as Array<{ contentType?: string; data?: string; contentTransferEncoding?: string }>;
+    const part = parts.find((p) => p.contentType?.startsWith('text/html')) ?? parts.find((p) => typeof p.data === 'string');
+    if (!part || typeof part.data !== 'string') return null;
+    return part.contentTransferEncoding === 'base64' ? Buffer.from(part.data, 'base64').toString('utf8') : part.data;
+  }
+  return null;
+}
+
+/** Text of a block field: markup dropped, `&lt;br&gt;` as a line break, entities decoded, spaces tidied per line. */
+function blockText(raw: string): string | null {
+  const decoded = decodeHTML(raw.replace(/<[^>]*>/g, '').replace(/&lt;br\s*\/?&gt;/gi, '\n'));
+  const lines = decoded.replace(/\r/g, '').replace(/\u00a0/g, ' ').split('\n').map((l) => l.replace(/[ \t]+/g, ' ').trim());
+  const joined = lines.join('\n').replace(/^\n+|\n+$/g, '');
+  return joined === '' ? null : joined;
+}
+
+const DATE_FIELD = /^\s*(\d{1,2}\.\d{1,2}\.\d{4}|\d{4}-\d{2}-\d{2})\s*$/;
+
+/**
+ * The Bausteine rich text as blocks, in the register's order. A block is
+ * `Bekanntmachungsdatum~Name~Inhalt~Beschlussdatum`; a tilde inside the content stays in the content
+ * (the first two fields and a trailing date are taken from the ends).
+ */
+export function parseBausteine(data: string | null, warnings: string[] = []): NoticeBlock[] {
+  if (data === null) return [];
+  const blocks: NoticeBlock[] = [];
+  for (const chunk of data.split(/<br\s*\/?>\s*(?:\r?\n)?/i)) {
+    if (chunk.trim() === '') continue;
+    const fields = chunk.split('~');
+    if (fields.length < 3) {
+      warnings.push('block-unreadable');
+      blocks.push({ publishedOn: null, name: null, text: blockText(chunk), decidedOn: null });
+      continue;
+    }
+    // A fourth field that is a date or empty is the decision date; anything else belongs to the content.
+    const tail = fields[fields.length - 1]!;
+    const last = fields.length >= 4 && (DATE_FIELD.test(tail) || tail.trim() === '') ? fields.pop()!.trim() : null;
+    const [published, name, ...content] = fields;
+    const publishedOn = DATE_FIELD.test(published!) ? registerDate(published!.trim()) : null;
+    if (publishedOn === null && published!.trim() !== '') warnings.push('date-unreadable:Bausteine');
+    blocks.push({
+      publishedOn,
+      name: blockText(name!),
+      text: blockText(content.join('~')),
+      decidedOn: last ? registerDate(last) : null,
+    });
+  }
+  return blocks;
+}
+
+/** Whether a block's name is one of CLOSING_BLOCKS (its first word, case and umlaut spelling ignored). */
+export function isClosingBlock(name: string | null): boolean {
+  if (!name) return false;
+  const first = name.trim().split(/\s+/)[0]!.toLowerCase().replace(/oe/g, 'ö');
+  return CLOSING_BLOCKS.some((c) => c.toLowerCase() === first);
+}
+
+function debtorOf(doc: Doc, warnings: string[]): NoticeDebtor {
+  const typeRaw = current(doc, 'Schuldner', 'Type');
+  const type = typeRaw === 'J' || typeRaw === 'N' ? typeRaw : null;
+  if (typeRaw !== null && type === null) warnings.push('debtor-type-unknown');
+  const firstName = current(doc, 'Schuldner', 'Vorname');
+  const lastName = current(doc, 'Schuldner', 'Name');
+  // A company's name is cut into the two fields wherever the clerk chose (IWG FAQ 7.3): rejoined in order.
+  const joined = [firstName, lastName].filter((p): p is string => p !== null).join(' ');
+  const name = joined !== '' ? joined : text(doc, 'SchuldnerSuchfeld');
+  const fnrRaw = current(doc, 'Schuldner', 'FBNr');
+  const fnr = canonicalFnr(fnrRaw);
+  if (fnrRaw !== null && fnr === null) warnings.push('fnr-unreadable');
+  if (fnr && !fnr.checkLetterValid) warnings.push('fnr-check-letter');
+  const birthRaw = current(doc, 'Schuldner', 'GebDat') ?? text(doc, 'Dat_Akt_Geburt') ?? text(doc, 'Dat_Alle_Geburt');
+  const birthDate = type === 'J' ? null : iwgDate(birthRaw);
+  if (birthRaw !== null && birthDate === null && type !== 'J') warnings.push('date-unreadable:GebDat');
+  const street = current(doc, 'Schuldner', 'StrNr');
+  const zipCode = current(doc, 'Schuldner', 'PLZ');
+  const city = current(doc, 'Schuldner', 'Ort');
+  const country = current(doc, 'Schuldner', 'Staat');
+  const titles = [current(doc, 'Schuldner', 'Titel'), current(doc, 'Schuldner', 'TitelNach')].filter((t): t is string => t !== null);
+  return {
+    type,
+    name,
+    firstName: type === 'N' ? firstName : null,
+    lastName: type === 'N' ? lastName : null,
+    title: titles.length > 0 ? titles.join(', ') : null,
+    address: street || zipCode || city || country ? { street, zipCode, city, country } : null,
+    fnrRaw,
+    fnr: fnr?.checkLetterValid ? fnr.fnr : null,
+    birthDate,
+    // The register's personId rule needs the birth date: a namesake without one is nobody's proceeding.
+    personId: type === 'N' && firstName && lastName && birthDate ? personId(firstName, lastName, birthDate) : null,
+  };
+}
+
+/** One edict document (`@form` Edikt) as the document endpoint answers it with `multipart=false`. */
+export function parseNoticeDocument(body: string): ParsedNotice {
+  const parsed = parseJson(body, 'Ediktsdatei document');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new IwgContentError('Ediktsdatei document is not a JSON object', body);
+  const doc = parsed as Doc;
+  const form = text(doc, '@form');
+  if (form !== null && form !== 'Edikt') throw new IwgContentError(`Ediktsdatei document has @form ${form}, not Edikt`, body);
+  const ediktId = text(doc, 'AZKey');
+  if (!ediktId) throw new IwgContentError('Ediktsdatei document has no AZKey', body);
+  const warnings: string[] = [];
+  const blocks = parseBausteine(richText(doc.Bausteine), warnings);
+  const published = dates(doc, 'Dat_Alle_Bekanntmachung', warnings);
+  const blockDates = blocks.map((b) => b.publishedOn).filter((d): d is string => d !== null);
+  const first = dates(doc, 'Dat_Ori_Bekanntmachung', warnings)[0] ?? min([...published, ...blockDates]);
+  const last = dates(doc, 'Dat_Akt_Bekanntmachung', warnings)[0] ?? max([...published, ...blockDates]) ?? first;
+  const opened = dates(doc, 'Dat_Akt_Eroeffnung', warnings)[0] ?? min(dates(doc, 'Dat_Alle_Eroeffnung', warnings));
+  const modified = text(doc, '@modified');
+  return {
+    ediktId,
+    unid: text(doc, '@unid'),
+    modifiedAt: modified && !Number.isNaN(Date.parse(modified)) ? new Date(modified).toISOString() : null,
+    aktenzeichen: text(doc, 'Aktenzeichen'),
+    court: { code: text(doc, 'Gericht_Code'), name: text(doc, 'Gericht') },
+    stateCode: text(doc, 'Bundesland_Code'),
+    proceeding: { code: text(doc, 'Verfahrenskurztext'), text: text(doc, 'Verfahrenstext') },
+    debtor: debtorOf(doc, warnings),
+    firstPublishedOn: first,
+    lastPublishedOn: last,
+    openedOn: opened,
+    blocks,
+    isOpen: !blocks.some((b) => isClosingBlock(b.name)),
+    warnings: [...new Set(warnings)],
+  };
+}
+
+/** `Content-Range: items 0-99/89306` -> 89306; null when absent or unreadable. */
+export function contentRangeTotal(header: string | null | undefined): number | null {
+  const m = /\/\s*(\d+)\s*$/.exec(header ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/** A page of a view: its entries (documents of the page) and the view's (or search's) total. */
+export function parseViewPage(body: string, contentRange: string | null | undefined): ViewPage {
+  const parsed = parseJson(body, 'Ediktsdatei view page');
+  if (!Array.isArray(parsed)) throw new IwgContentError('Ediktsdatei view page is not a JSON array', body);
+  const entries: ViewEntry[] = [];
+  for (const raw of parsed as unknown[]) {
+    if (!raw || typeof raw !== 'object') throw new IwgContentError('Ediktsdatei view entry is not an object', body);
+    const e = raw as Doc;
+    // Category and total rows of a view have no document behind them.
+    const unid = text(e, '@unid');
+    if (!unid) continue;
+    const deleted = text(e, 'Dat_Loeschung');
+    entries.push({
+      unid,
+      form: text(e, '@form'),
+      aktenzeichen: text(e, 'Aktenzeichen'),
+      ediktId: text(e, 'AZKey'),
+      deletedAt: deleted && !Number.isNaN(Date.parse(deleted)) ? new Date(deleted).toISOString() : null,
+    });
+  }
+  return { entries, total: contentRangeTotal(contentRange) };
+}
+
+/**
+ * Domino's answer to a call without valid credentials: its login form, as HTTP 200 HTML. Anything
+ * else that is HTML where JSON was asked for is read as that too.
+ */
+export function isLoginForm(contentType: string | null | undefined, body: string): boolean {
+  const head = body.trimStart().slice(0, 4000).toLowerCase();
+  if (contentType?.toLowerCase().includes('text/html')) return true;
+  return head.startsWith('<') && (head.includes('names.nsf?login') || head.includes('<form') || head.includes('<html'));
+}
