@@ -36,6 +36,9 @@ const configSchema = z.object({
   EDIKTE_USER: optionalString,
   EDIKTE_PASSWORD: optionalString,
   BMF_LSU_URL: urlWithDefault('https://service.bmf.gv.at/service/allg/lsu/__Gen_Csv.asp'),
+  /** How often the BMF list of bogus companies is downloaded (hours; it changes a few times a week), and the download's timeout. */
+  BMF_LSU_POLL_HOURS: z.coerce.number().min(0.1).default(24),
+  BMF_LSU_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   /**
    * Which parts `npm start` runs in this process: any of api, pipeline, indexer (comma-separated).
    * One process runs all three by default; docker-compose runs one part per container.

@@ -1,0 +1,70 @@
+// The handler of the BMF list poll. Transport faults are retried (the job runner's backoff): a body
+// without its `Stand:` footer counts as one, since it was cut off on the way, until the last attempt,
+// which refuses it. A well-formed list that fails the safety valve, or that cannot be read, fails at
+// once (UnrecoverableInputError, the list kept on the job), the reason is kept in crawl_state and counted
+// in /metrics, and the listings stay as they were.
+import type { Job } from 'bullmq';
+import type { Sql } from '../../runtime/db.js';
+import type { Logger } from '../../runtime/logger.js';
+import { UnrecoverableInputError, UpstreamUnavailableError } from '../jobs/errors.js';
+import type { Enqueue, Handlers, RegisterRunReport } from '../register.js';
+import type { BMF_JOBS } from './jobs.js';
+import { applyListVersion, linkCounts, readListState, recordRefusal, type RefusalReason } from './listingStore.js';
+import type { LsuClient } from './lsuClient.js';
+import { LsuParseError, lsuListComplete, parseLsuList } from './lsuParser.js';
+
+/** A list the pipeline will not apply; `reason` is the metric label. */
+export class LsuRefusedError extends UnrecoverableInputError {
+  constructor(readonly reason: RefusalReason, message: string, rawInput: string) {
+    super(message, rawInput);
+  }
+}
+
+export interface BmfHandlerDeps {
+  sql: Sql;
+  client: LsuClient;
+  enqueue: Enqueue<typeof BMF_JOBS>;
+  log: Logger;
+  onRun?: (event: RegisterRunReport) => void;
+}
+
+export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
+  const { sql, client, enqueue, log } = deps;
+  const refuse = async (reason: RefusalReason, message: string, text: string, version: string | null): Promise<never> => {
+    await recordRefusal(sql, { reason, message, version });
+    deps.onRun?.({ outcome: 'refused', reason });
+    log.warn({ reason, version }, message);
+    throw new LsuRefusedError(reason, message, text);
+  };
+  const succeeded = async (itemsFetched: number) => deps.onRun?.({ outcome: 'success', itemsFetched, linksByEvidence: await linkCounts(sql) });
+
+  return {
+    poll: async (payload, job: Job) => {
+      const state = await readListState(sql);
+      const reply = await client.fetchList(state);
+      let result: unknown = { status: 'not-modified' };
+      if (reply.status === 'not-modified') await succeeded(0);
+      else {
+        if (!lsuListComplete(reply.text)) {
+          const message = `BMF list of ${reply.bytes} bytes ends without its Stand: footer (cut off)`;
+          if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new UpstreamUnavailableError('bmf', 200, message);
+          await refuse('no-footer', `${message}; not applied after ${job.attemptsMade + 1} attempts`, reply.text, null);
+        }
+        let list;
+        try {
+          list = parseLsuList(reply.text);
+        } catch (err) {
+          if (!(err instanceof LsuParseError)) throw err;
+          return refuse('unreadable', err.message, reply.text, null);
+        }
+        const applied = await applyListVersion(sql, list, { etag: reply.etag, lastModified: reply.lastModified, force: payload.force });
+        if (applied.status === 'refused') return refuse(applied.reason, applied.message, reply.text, list.version);
+        log.info({ ...applied }, 'BMF list');
+        await succeeded(list.rows.length);
+        result = applied;
+      }
+      if (payload.again) await enqueue('poll', { again: payload.again - 1 });
+      return result;
+    },
+  };
+}
