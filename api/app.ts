@@ -20,6 +20,7 @@ import type { DocumentSource } from '../runtime/documentSource.js';
 import type { Logger } from '../runtime/logger.js';
 import { createPrincipalResolver, type PrincipalResolver } from './accounts/principals.js';
 import { systemClock, type Clock } from './clock.js';
+import { ExportGate } from './exportGate.js';
 import { createRedisAdmission, DEFAULT_BURST_WINDOW_MS, DEFAULT_REDIS_PREFIX, type Admission } from './metering/admission.js';
 import { apiKeyAuth } from './middleware/apiKeyAuth.js';
 import { billing } from './middleware/billing.js';
@@ -85,6 +86,8 @@ export interface AppDeps {
   /** Queues shown on the operator board at /admin/queues (needs adminToken). */
   queues?: Queue[];
   adminToken?: string;
+  /** Exports running at once in this process (EXPORT_CONCURRENCY); more wait briefly, then get 503. */
+  exportConcurrency?: number;
 }
 
 /**
@@ -154,7 +157,7 @@ function apiRouters(deps: AppDeps, clock: Clock): { publicPages: Router; account
   const search = deps.search ?? postgresSearch(deps.sql);
   return {
     publicPages: prefixed([openApiRouter()]),
-    account: prefixed([queryRouter(deps.sql), listRouter(deps.sql), exportRouter(deps.sql, search, deps.log, clock)]),
+    account: prefixed([queryRouter(deps.sql), listRouter(deps.sql), exportRouter(deps.sql, search, deps.log, clock, new ExportGate({ concurrency: deps.exportConcurrency }))]),
     data: prefixed([
       catalogueRouter(deps.sql),
       // Fixed paths under /businesses before the profile's /businesses/{fnr}: the first match answers.

@@ -34,6 +34,8 @@ export interface UpstreamSettings {
   /** Requests (jobs started) per second for the register's queue, shared by every worker. */
   ratePerSecond: number;
   timeoutMs?: number;
+  /** Largest answer accepted, in bytes: data answers, and document downloads (which are larger). */
+  maxBodyBytes?: { records: number; documents: number };
   /** API keys, user names, passwords: whatever the upstream takes. */
   credentials?: Record<string, string | undefined>;
 }

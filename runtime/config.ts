@@ -54,6 +54,14 @@ const configSchema = z.object({
   PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
   FIRMENBUCH_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
   FIRMENBUCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** Largest Firmenbuch answer accepted (MiB): records (extract, searches, change feeds), and documents. */
+  // At most 400: a body decodes to one string, and V8 refuses strings past about 512 M characters.
+  FIRMENBUCH_MAX_BODY_MB: z.coerce.number().min(0.01).max(400).default(32),
+  FIRMENBUCH_MAX_DOCUMENT_MB: z.coerce.number().min(0.01).max(400).default(64),
+  /** Open connections the API accepts at most; more are closed as they arrive. */
+  API_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1000),
+  /** XLSX/CSV exports one API process runs at once; more wait briefly, then get 503 with Retry-After. */
+  EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** How often the change feeds are polled: companies hourly, documents every 15 minutes. */
   FIRMENBUCH_COMPANY_POLL_MINUTES: z.coerce.number().min(1).default(60),
   FIRMENBUCH_DOCUMENT_POLL_MINUTES: z.coerce.number().min(1).default(15),

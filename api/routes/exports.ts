@@ -3,12 +3,15 @@
 // exports among the per-account features). Nothing is stored and no link is returned.
 //   - CSV is streamed as the database cursor delivers rows (one batch in memory at a time): UTF-8
 //     with BOM, comma-separated, a header row of column keys, formula injection escaped.
-//   - The workbook is built in memory (at most 1000 rows) and sent whole.
+//   - The workbook is streamed too (exceljs's streaming writer: each row is written to the zip as it
+//     comes, inline strings, no shared-string table), so an export holds one batch of rows in memory.
+//   - At most EXPORT_CONCURRENCY exports run at once per process (../exportGate.ts): others wait a
+//     moment, then get 503 with Retry-After.
 //   - No rows: 204 without a body, never an empty file.
 //   - More than 1000 companies by fnr set or list: 400, refused rather than cut short.
 //   - A saved query exports its first 1000 matches in screener order.
 import type * as ExcelJsModule from 'exceljs';
-import { Readable, Transform, pipeline } from 'node:stream';
+import { PassThrough, Readable, Transform, pipeline } from 'node:stream';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
@@ -18,6 +21,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import type { Clock } from '../clock.js';
 import { badRequest, notFound } from '../errors.js';
+import { ExportGate } from '../exportGate.js';
 import { bodyOf } from '../middleware/requestBody.js';
 import { cellValue, csvCell, DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, type ExportColumn } from '../presenters/exportColumns.js';
 import { requireAccount } from '../requestState.js';
@@ -119,48 +123,66 @@ function sendCsv(ctx: Context, rows: AsyncGenerator<ExportRow>, columns: ExportC
   ctx.body = csv;
 }
 
-async function buildWorkbook(Workbook: typeof ExcelJsModule.Workbook, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<Buffer> {
-  const workbook = new Workbook();
+/** Writes the workbook into `out` row by row as the cursor delivers them; ends `out` when done. */
+type WorkbookWriter = typeof ExcelJsModule.stream.xlsx.WorkbookWriter;
+
+async function writeWorkbook(Writer: WorkbookWriter, out: PassThrough, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<void> {
+  const workbook = new Writer({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Companies', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({ header: c.key, key: c.key, width: c.kind === 'text' ? 30 : 16 }));
+  sheet.columns = columns.map((c) => ({
+    header: c.key, key: c.key, width: c.kind === 'text' ? 30 : 16, ...(c.kind === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : {}),
+  }));
   sheet.getRow(1).font = { bold: true };
   for await (const row of rows) {
     sheet.addRow(columns.map((c) => {
       const value = cellValue(c, row);
       return c.kind === 'date' && typeof value === 'string' ? new Date(`${value}T00:00:00Z`) : value;
-    }));
+    })).commit();
   }
-  columns.forEach((c, i) => {
-    if (c.kind === 'date') sheet.getColumn(i + 1).numFmt = 'yyyy-mm-dd';
-  });
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  sheet.commit();
+  await workbook.commit();
 }
 
-export function exportRouter(sql: Sql, search: SearchBackend, log: Logger, clock: Clock): Router {
+function sendWorkbook(ctx: Context, Writer: WorkbookWriter, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[], log: Logger): void {
+  const out = new PassThrough();
+  // A failure after the first bytes cannot become a ProblemDetails: the download is cut off, and logged.
+  writeWorkbook(Writer, out, rows, columns).catch((err: unknown) => {
+    log.error({ err, correlationId: ctx.state.correlationId as string }, 'XLSX export failed mid-stream');
+    out.destroy(err as Error);
+  });
+  // The client went away: stop reading rows (closes the cursor).
+  ctx.res.once('close', () => {
+    if (!out.writableEnded) void rows.return(undefined);
+  });
+  ctx.type = XLSX_TYPE;
+  ctx.body = out;
+}
+
+export function exportRouter(sql: Sql, search: SearchBackend, log: Logger, clock: Clock, gate = new ExportGate()): Router {
   const router = new Router();
 
   router.post('/exports/businesses', async (ctx) => {
     const accountId = requireAccount(ctx);
     const input = parseBody(ExportBusinesses, bodyOf(ctx));
     const columns = chosenColumns(input.columns);
-    const fnrs = await resolveCompanies(sql, search, accountId, input);
-    // exceljs loads with the first workbook asked for, not with the API (~8 MB of heap every full
-    // collection would mark, ~3 ms each), and before the cursor opens: a failed import must not leave it open.
-    const excel = input.format === 'xlsx' ? (await import('exceljs')).default : null;
-    const rows = fnrs.length > 0 ? await openRows(sql, fnrs) : undefined;
-    if (!rows) {
-      ctx.status = 204;
-      return;
-    }
-    if (input.format === 'csv') {
-      ctx.attachment(fileName(clock, 'csv'));
-      sendCsv(ctx, rows, columns, log);
-    } else {
-      const workbook = await buildWorkbook(excel!.Workbook, rows, columns);
-      // Only now: an error while building must answer as ProblemDetails, not as a download.
-      ctx.attachment(fileName(clock, 'xlsx'));
-      ctx.type = XLSX_TYPE;
-      ctx.body = workbook;
+    const release = await gate.enter(ctx);
+    try {
+      const fnrs = await resolveCompanies(sql, search, accountId, input);
+      // exceljs loads with the first workbook asked for, not with the API (~8 MB of heap every full
+      // collection would mark, ~3 ms each), and before the cursor opens: a failed import must not leave it open.
+      const excel = input.format === 'xlsx' ? (await import('exceljs')).default : null;
+      const rows = fnrs.length > 0 ? await openRows(sql, fnrs) : undefined;
+      if (!rows) {
+        ctx.status = 204;
+        return;
+      }
+      ctx.attachment(fileName(clock, input.format));
+      if (input.format === 'csv') sendCsv(ctx, rows, columns, log);
+      else sendWorkbook(ctx, excel!.stream.xlsx.WorkbookWriter, rows, columns, log);
+    } catch (err) {
+      // Held until the response closes once a body streams; an answer without one frees it now.
+      release();
+      throw err;
     }
   });
 

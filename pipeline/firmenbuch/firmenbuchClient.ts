@@ -2,8 +2,9 @@
 // the X-API-KEY header and turns what comes back into parsed records or typed errors:
 // 429 -> UpstreamThrottledError (Retry-After); other HTTP failures, timeouts, cut-off bodies (a 200
 // whose envelope stops part-way included) and unclassified faults -> UpstreamUnavailableError
-// (retried); request faults -> FirmenbuchFaultError and complete but unreadable answers ->
-// FirmenbuchResponseParseError (both unrecoverable).
+// (retried); request faults -> FirmenbuchFaultError, complete but unreadable answers ->
+// FirmenbuchResponseParseError and answers over the operation's size limit -> UpstreamBodyTooLargeError
+// (all unrecoverable).
 import http from 'node:http';
 import https from 'node:https';
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
@@ -29,6 +30,7 @@ import {
   type SoapVersion,
   type SucheFirmaParams,
 } from './soapEnvelope.js';
+import { collectLimitedBody, MiB, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { xmlDocumentComplete } from '../upstream/completeBody.js';
 import { FirmenbuchFaultError, parseSoapResponse, type XmlElement } from './soapResponse.js';
 
@@ -38,9 +40,18 @@ export interface FirmenbuchClientOptions {
   soapVersion?: SoapVersion;
   /** Large documents arrive as one multi-MB base64 node after a slow first byte: be generous. */
   timeoutMs?: number;
+  /** Largest answer accepted for the record operations (extract, searches, listings, change feeds). */
+  maxBodyBytes?: number;
+  /** Largest answer accepted for a document (URKUNDE: the file as one base64 node). */
+  maxDocumentBytes?: number;
   /** Called once per request with its outcome, for metrics. */
   onRequest?: (event: { operation: string; status: number | 'error'; durationMs: number }) => void;
 }
+
+// Extracts and searches are kilobytes; a week of a change feed can reach megabytes; large banks'
+// annual accounts are PDFs of tens of MB, base64 in the envelope (docs/limits-and-safety.md).
+export const DEFAULT_MAX_BODY_BYTES = 32 * MiB;
+export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * MiB;
 
 export interface RawResponse {
   root: XmlElement;
@@ -72,7 +83,13 @@ export class FirmenbuchClient {
     this.agent.destroy();
   }
 
-  /** One POST; rejects on network errors, on the timeout and on a body cut off before its end. */
+  private bodyLimit(request: SoapRequest): number {
+    return request.operation === 'urkunde'
+      ? this.options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES
+      : this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  }
+
+  /** One POST; rejects on network errors, on the timeout, on a body over the limit and on one cut off before its end. */
   private post(request: SoapRequest, onStatus: (status: number) => void): Promise<HttpReply> {
     const body = Buffer.from(request.body, 'utf8');
     const timeoutMs = this.options.timeoutMs ?? 120_000;
@@ -94,17 +111,12 @@ export class FirmenbuchClient {
         },
         (res) => {
           onStatus(res.statusCode ?? 0);
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', (err) => settle(err));
-          res.on('end', () => {
+          collectLimitedBody(res, { upstream: 'firmenbuch', operation: request.operation, limitBytes: this.bodyLimit(request) }).then((bytes) => {
             // Decoded as fetch's text() does: UTF-8, without a byte-order mark.
-            const text = Buffer.concat(chunks).toString('utf8');
+            const text = bytes.toString('utf8');
             const retryAfter = res.headers['retry-after'];
             settle(null, { status: res.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
-          });
-          // A connection dropped mid-body ends without 'end' (Content-Length not reached).
-          res.on('close', () => settle(new Error('connection closed before the response was complete')));
+          }).catch((err: Error) => settle(err));
         },
       );
       const timer = setTimeout(() => req.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
@@ -123,6 +135,7 @@ export class FirmenbuchClient {
           status = code;
         });
       } catch (err) {
+        if (err instanceof UpstreamBodyTooLargeError) throw err;
         throw new UpstreamUnavailableError('firmenbuch', null, `Firmenbuch request ${request.operation} failed: ${(err as Error).message}`, { cause: err });
       }
       const { text } = response;

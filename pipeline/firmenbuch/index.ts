@@ -6,6 +6,7 @@ import type { Sql } from '../../runtime/db.js';
 import { defineRegister } from '../register.js';
 import { backfillRoots, BACKFILL_LEGAL_FORMS } from './backfill.js';
 import { addDays, changeWindows } from './changeWindows.js';
+import { MiB } from '../upstream/bodyLimit.js';
 import { FirmenbuchClient } from './firmenbuchClient.js';
 import { firmenbuchHandlers } from './firmenbuchJobs.js';
 import { FIRMENBUCH_JOBS } from './jobs.js';
@@ -36,11 +37,13 @@ export const firmenbuch = defineRegister({
     baseUrl: config.FIRMENBUCH_URL,
     ratePerSecond: config.FIRMENBUCH_RATE_PER_SECOND,
     timeoutMs: config.FIRMENBUCH_TIMEOUT_MS,
+    maxBodyBytes: { records: config.FIRMENBUCH_MAX_BODY_MB * MiB, documents: config.FIRMENBUCH_MAX_DOCUMENT_MB * MiB },
     credentials: { apiKey: config.FIRMENBUCH_API_KEY },
   }),
   handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest }) => {
     const client = new FirmenbuchClient({
       baseUrl: upstream.baseUrl, apiKey: upstream.credentials?.apiKey, timeoutMs: upstream.timeoutMs, onRequest: onUpstreamRequest,
+      maxBodyBytes: upstream.maxBodyBytes?.records, maxDocumentBytes: upstream.maxBodyBytes?.documents,
     });
     return { handlers: firmenbuchHandlers({ sql, client, enqueue, enqueueMany, log }), close: () => client.close() };
   },

@@ -331,10 +331,21 @@ const OPERATION_BY_ROOT = new Map<string, FirmenbuchOperation>(
 
 function validateXml(xml: string): void {
   if (!xml.trimStart().startsWith('<')) throw new FirmenbuchResponseParseError('notXml', 'response is not XML', xml);
+  // Anywhere in the document, not only before the envelope: the parser would read its entities.
+  if (/<!DOCTYPE/i.test(xml)) throw new FirmenbuchResponseParseError('notSoap', 'SOAP messages must not contain a DTD', xml);
   const result = XMLValidator.validate(xml);
   if (result !== true) {
     const { msg, line, col } = result.err;
     throw new FirmenbuchResponseParseError('notXml', `response is not well-formed XML (line ${line}, col ${col}): ${msg}`, xml);
+  }
+}
+
+/** The parser's own refusals (elements nested too deep, say) are unreadable input like any other. */
+function parseTree(text: string): XmlElement {
+  try {
+    return parser.parse(text) as XmlElement;
+  } catch (err) {
+    throw new FirmenbuchResponseParseError('notXml', `response cannot be read: ${(err as Error).message}`, text);
   }
 }
 
@@ -360,7 +371,7 @@ export function parseSoapResponse(xml: string): FirmenbuchResponse {
   } else {
     validateXml(text);
     child = findBodyChild(text);
-    tree = parser.parse(text) as XmlElement;
+    tree = parseTree(text);
   }
   const root = bodyChild(tree, child);
   if (!root) throw new FirmenbuchResponseParseError('unexpectedContent', `Body child ${child.localName} could not be read`, text);

@@ -9,10 +9,13 @@ import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js'
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { createMetrics } from '../metrics.js';
+import { MiB } from '../../pipeline/upstream/bodyLimit.js';
+import { installProcessGuards } from '../processGuards.js';
 import { onShutdown } from '../shutdown.js';
 
 runMain(async () => {
   const rt = await bootstrap({ applicationName: 'service' });
+  installProcessGuards(rt.log);
   const { config } = rt;
   const roles = new Set(config.SERVICE_ROLES);
   const metrics = createMetrics();
@@ -51,8 +54,10 @@ runMain(async () => {
     const api = await startApi({
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
       queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
-      search,
-      documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: config.FIRMENBUCH_URL, apiKey: config.FIRMENBUCH_API_KEY, timeoutMs: 30_000 })),
+      search, maxConnections: config.API_MAX_CONNECTIONS, exportConcurrency: config.EXPORT_CONCURRENCY,
+      documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({
+        baseUrl: config.FIRMENBUCH_URL, apiKey: config.FIRMENBUCH_API_KEY, timeoutMs: 30_000, maxDocumentBytes: config.FIRMENBUCH_MAX_DOCUMENT_MB * MiB,
+      })),
     });
     console.log(`API: ${api.baseUrl}`);
     closers.unshift(api.close); // stop taking requests first

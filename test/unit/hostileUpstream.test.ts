@@ -1,0 +1,228 @@
+// Issue 22: a hostile or broken Firmenbuch answer fails its job cleanly, with bounded memory, and
+// nothing of it escapes as an uncaught error. Each answer is served by a local HTTP server and goes
+// through the real client, handlers and job runner:
+//   - endless and oversized bodies stop at the operation's limit (a document has a larger one than an
+//     extract), and fail the job at once with the reason;
+//   - entity expansion and external entities (DTDs), 100k-deep nesting and HTML instead of SOAP fail
+//     the job at once as unreadable input;
+//   - a slowloris answer (a byte now and then) ends at the timeout as a retryable transport fault.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UnrecoverableError, type Job, type Queue } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { firmenbuch } from '../../pipeline/firmenbuch/index.js';
+import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
+import { firmenbuchHandlers } from '../../pipeline/firmenbuch/firmenbuchJobs.js';
+import { isUnrecoverable, UpstreamUnavailableError } from '../../pipeline/jobs/errors.js';
+import { jobProcessor } from '../../pipeline/jobs/runJob.js';
+import { MiB, UpstreamBodyTooLargeError } from '../../pipeline/upstream/bodyLimit.js';
+import type { Sql } from '../../runtime/db.js';
+import { createLogger } from '../../runtime/logger.js';
+
+const ENVELOPE_START = '<?xml version="1.0" encoding="UTF-8"?><S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>' +
+  '<ns:AUSZUG_V2_RESPONSE xmlns:ns="ns://firmenbuch.justiz.gv.at/Abfrage/v2/AuszugResponse">';
+const ENVELOPE_END = '</ns:AUSZUG_V2_RESPONSE></S:Body></S:Envelope>';
+
+let server: Server;
+let baseUrl: string;
+let answer: (req: IncomingMessage, res: ServerResponse) => void;
+/** Bytes the server got onto the wire for the current answer before the client went away. */
+let written = 0;
+const openResponses = new Set<ServerResponse>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    openResponses.add(res);
+    res.on('close', () => openResponses.delete(res));
+    req.resume();
+    req.on('end', () => answer(req, res));
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(() => {
+  for (const res of openResponses) res.destroy();
+  written = 0;
+});
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+/** Writes `chunk` over and over, as fast as the client reads, until the client goes away. */
+function endless(res: ServerResponse, chunk: Buffer, headers: Record<string, string | number> = {}): void {
+  res.writeHead(200, { 'Content-Type': 'text/xml', ...headers });
+  res.write(ENVELOPE_START);
+  const pump = () => {
+    while (!res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+  };
+  pump();
+}
+
+function soap(res: ServerResponse, body: string, status = 200, type = 'text/xml'): void {
+  res.writeHead(status, { 'Content-Type': type });
+  res.end(body);
+}
+
+const client = (options: Partial<ConstructorParameters<typeof FirmenbuchClient>[0]> = {}) =>
+  new FirmenbuchClient({ baseUrl, timeoutMs: 5000, maxBodyBytes: 2 * MiB, maxDocumentBytes: 8 * MiB, ...options });
+
+interface JobRun {
+  error: unknown;
+  /** What the runner wrote onto the job when it failed it for good. */
+  stored: Record<string, unknown> | null;
+}
+
+/** Runs one Firmenbuch job through the real runner and handlers (no database is reached: the fetch fails first). */
+async function runJob(name: 'company' | 'annualAccount' | 'companyChanges', data: Record<string, unknown>, c = client()): Promise<JobRun> {
+  const noDatabase = (() => Promise.reject(new Error('no database in this test'))) as unknown as Sql;
+  const handlers = firmenbuchHandlers({ sql: noDatabase, client: c, enqueue: async () => undefined, log: createLogger('silent') });
+  const processor = jobProcessor({
+    register: firmenbuch, handlers: handlers as never, queue: { rateLimit: async () => undefined } as unknown as Queue, log: createLogger('silent'),
+  });
+  let stored: Record<string, unknown> | null = null;
+  const job = {
+    name: firmenbuch.jobs[name].name, data, id: `test.${name}`, opts: { attempts: 8 }, attemptsMade: 0,
+    updateData: async (d: Record<string, unknown>) => void (stored = d),
+  } as unknown as Job;
+  try {
+    await processor(job);
+    return { error: null, stored };
+  } catch (error) {
+    return { error, stored };
+  } finally {
+    c.close();
+  }
+}
+
+const companyJob = (c?: FirmenbuchClient) => runJob('company', { fnr: '33918f', vnr: null }, c);
+
+describe('bodies over the limit', () => {
+  it('an endless body stops at the limit and fails the job at once, without an uncaught error', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      answer = (_req, res) => endless(res, Buffer.alloc(64 * 1024, 'a'));
+      const heapBefore = process.memoryUsage().heapUsed;
+      const run = await companyJob();
+      expect(run.error).toBeInstanceOf(UnrecoverableError);
+      expect((run.error as Error).message).toMatch(/UpstreamBodyTooLargeError: firmenbuch answer to auszug is larger than its limit of 2097152 bytes/);
+      expect(run.stored).toMatchObject({ failure: { name: 'UpstreamBodyTooLargeError' } });
+      expect(run.stored).not.toHaveProperty('rawInput');
+      // The client held at most the limit and one chunk; the server was stopped soon after.
+      expect(written).toBeLessThan(2 * MiB + 16 * MiB);
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * MiB);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(openResponses.size).toBe(0);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+
+  it('counts bytes received, not declared: the error says how far the transfer got', async () => {
+    answer = (_req, res) => endless(res, Buffer.alloc(100_000, 'b'));
+    const err = await client().extract('33918f', '2026-10-01').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamBodyTooLargeError);
+    const tooLarge = err as UpstreamBodyTooLargeError;
+    expect(tooLarge.receivedBytes).toBeGreaterThan(2 * MiB);
+    expect(tooLarge.receivedBytes).toBeLessThanOrEqual(2 * MiB + 1 * MiB);
+  });
+
+  it('a Content-Length over the limit is refused before the body is read', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/xml', 'Content-Length': 600 * MiB });
+      res.write(ENVELOPE_START);
+    };
+    const err = await client().extract('33918f', '2026-10-01').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamBodyTooLargeError);
+    expect(isUnrecoverable(err)).toBe(true);
+    expect((err as Error).message).toMatch(/Content-Length 629145600/);
+  });
+
+  it('a document has a limit of its own: 4 MB passes as a document and fails as an extract', async () => {
+    const payload = Buffer.alloc(4 * MiB, 'A').toString();
+    answer = (_req, res) =>
+      soap(res, '<?xml version="1.0"?><S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>' +
+        `<ns:URKUNDERESPONSE xmlns:ns="ns://firmenbuch.justiz.gv.at/Abfrage/UrkundeResponse"><ns:DOKUMENT><ns:KEY>k_XML</ns:KEY><ns:CONTENT>${payload}</ns:CONTENT></ns:DOKUMENT></ns:URKUNDERESPONSE></S:Body></S:Envelope>`);
+    const doc = client().document('k_XML').catch((e: unknown) => e);
+    expect(await doc).not.toBeInstanceOf(UpstreamBodyTooLargeError);
+    const extract = await client().extract('33918f', '2026-10-01').catch((e: unknown) => e);
+    expect(extract).toBeInstanceOf(UpstreamBodyTooLargeError);
+    const small = await client({ maxDocumentBytes: 1 * MiB }).document('k_XML').catch((e: unknown) => e);
+    expect(small).toMatchObject({ operation: 'urkunde', limitBytes: 1 * MiB });
+  });
+
+  it('an annual-account job over the document limit fails at once, naming the limit', async () => {
+    answer = (_req, res) => endless(res, Buffer.alloc(64 * 1024, 'Q'));
+    const run = await runJob('annualAccount', { fnr: '33918f', documentKey: 'k_PDF' });
+    expect(run.error).toBeInstanceOf(UnrecoverableError);
+    expect((run.error as Error).message).toMatch(/urkunde is larger than its limit of 8388608 bytes/);
+  });
+});
+
+describe('hostile XML', () => {
+  const expectUnreadable = async (body: string) => {
+    answer = (_req, res) => soap(res, body);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const run = await companyJob();
+    expect(run.error).toBeInstanceOf(UnrecoverableError);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * MiB);
+    return (run.error as Error).message;
+  };
+
+  it('entity expansion (billion laughs) is refused, not expanded', async () => {
+    const entities = ['<!ENTITY l0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`)].join('');
+    const body = `<?xml version="1.0"?><!DOCTYPE S:Envelope [${entities}]>${ENVELOPE_START}<ns:X>&l9;</ns:X>${ENVELOPE_END}`;
+    expect(await expectUnreadable(body)).toMatch(/DTD|not well-formed|DOCTYPE/i);
+  });
+
+  it('an external entity is refused, and nothing it names is read', async () => {
+    const body = `<?xml version="1.0"?><!DOCTYPE S:Envelope [<!ENTITY x SYSTEM "file:///etc/passwd">]>${ENVELOPE_START}<ns:X>&x;</ns:X>${ENVELOPE_END}`;
+    const message = await expectUnreadable(body);
+    expect(message).toMatch(/DTD|not well-formed|DOCTYPE/i);
+    expect(message).not.toMatch(/root:/);
+  });
+
+  it('a DTD inside the envelope is refused', async () => {
+    const body = `${ENVELOPE_START}<!DOCTYPE x [<!ELEMENT x ANY>]><ns:X/>${ENVELOPE_END}`;
+    expect(await expectUnreadable(body)).toMatch(/DTD|not well-formed|DOCTYPE/i);
+  });
+
+  it('100k-deep nesting fails at once as unreadable input (no stack overflow, no retry)', async () => {
+    const depth = 100_000;
+    const body = `${ENVELOPE_START}${'<ns:A>'.repeat(depth)}x${'</ns:A>'.repeat(depth)}${ENVELOPE_END}`;
+    expect(await expectUnreadable(body)).toMatch(/nest/i);
+  });
+
+  it('HTML instead of SOAP with 200 fails at once; with a 5xx it is retried', async () => {
+    const html = '<!DOCTYPE html><html><head><title>Wartung</title></head><body><h1>Wartungsarbeiten</h1></body></html>';
+    expect(await expectUnreadable(html)).toMatch(/SOAP|not well-formed|XML/i);
+    answer = (_req, res) => soap(res, html, 503, 'text/html');
+    const run = await companyJob();
+    expect(run.error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(run.stored).toBeNull();
+  });
+});
+
+describe('slowloris', () => {
+  it('an answer trickling a byte at a time ends at the timeout, as a retryable transport fault', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/xml' });
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 50);
+      res.on('close', () => clearInterval(timer));
+    };
+    const started = performance.now();
+    const run = await companyJob(client({ timeoutMs: 1000 }));
+    const elapsed = performance.now() - started;
+    expect(run.error).toBeInstanceOf(UpstreamUnavailableError);
+    expect((run.error as Error).message).toMatch(/no complete answer within 1000 ms/);
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+    expect(elapsed).toBeLessThan(3000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(openResponses.size).toBe(0);
+  });
+});
