@@ -17,6 +17,8 @@ const SOURCE = 'bmf-lsu';
 const STATE_KEY = 'list';
 const BMF_LOCK = 0x424d464c; // 'BMFL'
 
+type JsonRows = Parameters<Sql['json']>[0];
+
 export type RefusalReason = 'empty' | 'too-many-removals' | 'no-footer' | 'unreadable';
 
 export interface ListState {
@@ -124,7 +126,7 @@ export async function applyListVersion(sql: Sql, list: LsuList, options: ApplyOp
 
     const [written] = await tx<{ updated: number }[]>`
       WITH input AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+        SELECT * FROM jsonb_to_recordset(${tx.json(rows as unknown as JsonRows)}) AS r(
           listing_key text, kind text, name text, address text, zip_code text, listed_fnr text, uid text, ur_code text, birth_date date,
           data_warnings text[], fnr text, link_evidence text, link_confidence numeric, link_candidates jsonb, list_version text)),
       upserted AS (
@@ -146,16 +148,16 @@ export async function applyListVersion(sql: Sql, list: LsuList, options: ApplyOp
         RETURNING updated_at = now() AND first_seen_at < now() AS updated)
       SELECT count(*) FILTER (WHERE updated)::int AS updated FROM upserted`;
     if (removed.length > 0) await tx`UPDATE bogus_company_listing SET removed_at = now(), updated_at = now() WHERE listing_key = ANY(${removed}::text[])`;
-    const pubs = JSON.stringify(publications);
+    const pubs = tx.json(publications as unknown as JsonRows);
     await tx`
       DELETE FROM bogus_company_publication p
        WHERE p.listing_key = ANY(${[...listed]}::text[])
-         AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${pubs}::jsonb) AS r(listing_key text, published_on date)
+         AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${pubs}) AS r(listing_key text, published_on date)
                           WHERE r.listing_key = p.listing_key AND r.published_on = p.published_on)`;
     await tx`
       INSERT INTO bogus_company_publication (listing_key, published_on, decision_final_on, deemed_since, list_version)
       SELECT listing_key, published_on, decision_final_on, deemed_since, list_version
-        FROM jsonb_to_recordset(${pubs}::jsonb) AS r(listing_key text, published_on date, decision_final_on date, deemed_since date, list_version text)
+        FROM jsonb_to_recordset(${pubs}) AS r(listing_key text, published_on date, decision_final_on date, deemed_since date, list_version text)
       ON CONFLICT (listing_key, published_on) DO UPDATE SET decision_final_on = EXCLUDED.decision_final_on, deemed_since = EXCLUDED.deemed_since`;
 
     const printsAfter = await profilePrints(tx, touched);

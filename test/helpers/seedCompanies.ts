@@ -14,6 +14,8 @@ export interface SeedCompany {
   court?: string;
   city?: string;
   zipCode?: string;
+  /** Street and house number of the current address (default `Hauptstraße 1`). */
+  street?: [string, string];
   active?: boolean;
   formerNames?: string[];
   oenace?: string[];
@@ -33,7 +35,7 @@ function extractFor(c: SeedCompany): CompanyExtract {
     name: c.name, nameLines: [c.name],
     formerNames: (c.formerNames ?? []).map((name, i) => ({ name, lines: [name], vnr: String(i + 1).padStart(3, '0') })),
     addresses: [{
-      isCurrent: true, vnr: '001', form: 'structured', streetLine: 'Hauptstraße 1', street: 'Hauptstraße', houseNumber: '1',
+      isCurrent: true, vnr: '001', form: 'structured', streetLine: (c.street ?? ['Hauptstraße', '1']).join(' '), street: c.street?.[0] ?? 'Hauptstraße', houseNumber: c.street?.[1] ?? '1',
       staircase: null, door: null, deliveryNote: null, zipCode: c.zipCode ?? '1010', city: c.city ?? 'Wien', country: 'AUT', deliverable: true,
     }],
     seat: c.city ?? 'Wien', municipalityCode: null, municipality: null,
