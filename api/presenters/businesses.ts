@@ -2,7 +2,7 @@
 // companies and name resolution. A screener hit (presentScreenerRow, schemas/screenerRecords.ts) and
 // the key-figure objects (schemas/figureRecords.ts) stay in schemas/: the indexer's in-memory columns
 // write the same JSON.
-import type { NameHit, ResolveBand } from '../../indexer/search/nameSearch.js';
+import type { MatchBand, NameHit, ResolveBand } from '../../indexer/search/nameSearch.js';
 import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
 import { codeAndText, presentScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
 
@@ -180,8 +180,15 @@ export function presentProfile(p: Profile) {
 // ---------------------------------------------------------------------------------------------------
 // Name search, similar companies, name resolution
 
-/** An autocomplete entry (GET /businesses/names). */
-export const presentNameHit = (h: NameHit) => ({ fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive });
+/** Why an autocomplete entry matched, in the API's words. */
+const MATCHED_ON: Record<MatchBand, 'name' | 'formerName' | 'fnr' | 'word' | 'fuzzy'> = {
+  fnr: 'fnr', fnrPrefix: 'fnr', exact: 'name', prefix: 'name', word: 'word', former: 'formerName', fuzzy: 'fuzzy',
+};
+
+/** An autocomplete entry (GET /businesses/names): matchedName is the former name for formerName, else the current one. */
+export const presentNameHit = (h: NameHit) => ({
+  fnr: h.fnr, name: h.name, city: h.city, isActive: h.isActive, matchedOn: MATCHED_ON[h.band], matchedName: h.matchedName ?? h.name,
+});
 
 /** A similar company: the screener hit plus its similarity. */
 export const presentSimilar = (r: { row: ScreenerRow; similarity: number }) => ({ ...presentScreenerRow(r.row), similarity: r.similarity });

@@ -45,12 +45,31 @@ const screenerPageExample = {
 
 const namesExample = {
   data: [
-    { fnr: '30435h', name: 'Müller Bau GmbH', city: 'Wien', isActive: true },
-    { fnr: '155021y', name: 'Müller Baustoffe Handels GmbH', city: 'Wiener Neustadt', isActive: true },
-    { fnr: '98231h', name: 'Mueller Bauträger GmbH in Liqu.', city: 'Linz', isActive: false },
+    { fnr: '30435h', name: 'Müller Bau GmbH', city: 'Wien', isActive: true, matchedOn: 'name', matchedName: 'Müller Bau GmbH' },
+    { fnr: '155021y', name: 'Müller Baustoffe Handels GmbH', city: 'Wiener Neustadt', isActive: true, matchedOn: 'name', matchedName: 'Müller Baustoffe Handels GmbH' },
+    { fnr: '98231h', name: 'Mueller Bauträger GmbH in Liqu.', city: 'Linz', isActive: false, matchedOn: 'name', matchedName: 'Mueller Bauträger GmbH in Liqu.' },
+    { fnr: '402287z', name: 'Korneuburger Werftareal Projektentwicklungs GmbH', city: 'Korneuburg', isActive: true, matchedOn: 'formerName', matchedName: 'Müller Bau Korneuburg GmbH' },
   ],
-  pageNumber: 1, pageSize: 10, totalRecords: 3, totalPages: 1,
+  pageNumber: 1, pageSize: 10, totalRecords: 4, totalPages: 1,
 };
+
+const namesByNumberExample = {
+  data: [
+    { fnr: '30435h', name: 'Müller Bau GmbH', city: 'Wien', isActive: true, matchedOn: 'fnr', matchedName: 'Müller Bau GmbH' },
+    { fnr: '304350z', name: 'Donautal Logistik AG', city: 'Linz', isActive: true, matchedOn: 'fnr', matchedName: 'Donautal Logistik AG' },
+  ],
+  pageNumber: 1, pageSize: 10, totalRecords: 2, totalPages: 1,
+};
+
+const NameHitRow = z.object({
+  fnr: z.string(), name: z.string().meta({ description: 'Current name.' }), city: z.string().nullable(), isActive: z.boolean(),
+  matchedOn: z.enum(['name', 'formerName', 'fnr', 'word', 'fuzzy']).meta({
+    description: 'Why the company matched: `name` the current name is the term or starts with it (legal form and umlaut spelling aside); ' +
+      '`word` a later word of the current name starts with it; `formerName` a former name does; `fnr` the term is the company number or its start; ' +
+      '`fuzzy` the current name is one typo (or a misspelt legal form) away.',
+  }),
+  matchedName: z.string().meta({ description: 'The name that matched: the former name for `formerName`, else the current name.' }),
+});
 
 const similarExample = {
   data: [
@@ -105,11 +124,17 @@ export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
   registerJsonGet(registry, '/businesses/count', tags, 'Count of screener matches', countQuery, z.object({ count: z.int() }), {
     examples: example('BusinessCount', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000', { count: 1873 }),
   });
-  registerJsonGet(registry, '/businesses/names', tags, 'Name autocomplete over current and former names', namesQuery,
-    pageOf(z.object({ fnr: z.string(), name: z.string(), city: z.string().nullable(), isActive: z.boolean() })), {
-      description: 'Ranking: exact > prefix > word prefix > former name > fuzzy, active before deleted; ä = ae, legal-form suffixes ignored. At most 200 candidates: `totalRecords` counts all of them up to 200 (not just those on the page), so `totalPages` tells how far paging goes.',
-      examples: example('BusinessNames', 'search=mueller bau: umlaut spellings match, active companies first', namesExample),
-    });
+  registerJsonGet(registry, '/businesses/names', tags, 'Name autocomplete over current and former names', namesQuery, pageOf(NameHitRow), {
+    description: 'From the first letter on: a term of one or two letters already finds names that start with it and names with a later word that does. ' +
+      'Ranking: the company whose number the term is > exact name > name prefix > other numbers starting with the term (in fnr order) > word prefix > former name > fuzzy, ' +
+      'active before deleted; ä = ae, legal-form suffixes ignored. A company number is recognised as users type it: with or without check letter, ' +
+      '`FN` prefix, spaces and leading zeros (`FN 030435 h`, `30435H`, `3043`). Each hit says why it matched (`matchedOn`, `matchedName`). ' +
+      'At most 200 candidates: `totalRecords` counts all of them up to 200 (not just those on the page), so `totalPages` tells how far paging goes.',
+    examples: {
+      ...example('BusinessNames', 'search=mueller bau: umlaut spellings match, active companies first, a former name last', namesExample),
+      ...example('BusinessNamesByNumber', 'search=FN 30435: the company with that number, then those whose number continues it', namesByNumberExample),
+    },
+  });
   registerJsonGet(registry, '/businesses/{fnr}/similar', tags, 'Companies similar in industry, size and region', similarQuery,
     pageOf(ScreenerRow.extend({ similarity: z.number().meta({ description: '0.5 industry + 0.3 size + 0.2 region, 0..1' }) })), {
       params: fnrPath, problems: [400, 404], examples: example('SimilarCompanies', 'Companies similar to 30435h (pageSize=2)', similarExample),

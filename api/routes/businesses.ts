@@ -17,7 +17,12 @@ import { pagingShape, parseQuery, pathText, queryBoolean } from '../validation.j
 
 export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional() });
 export const countQuery = z.object(screenerFilterShape);
-export const namesQuery = z.object({ search: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'), ...pagingShape() });
+export const namesQuery = z.object({
+  search: z.string({ error: 'is required: the start of a company name (current or former) or a company number (fnr) to find' })
+    .trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')
+    .meta({ description: 'What the user typed so far: the start of a current or former company name (any word of it), or a company number or its start (`FN 30435 h`, `30435`).', example: 'mueller bau' }),
+  ...pagingShape(),
+});
 export const similarQuery = z.object(pagingShape());
 export const resolveNamesBody = z.object({
   names: z.array(z.string().max(500, 'must be at most 500 characters')).min(1, 'must hold at least one name').max(1000, 'must hold at most 1000 names'),

@@ -18,6 +18,7 @@
 // Batches (resolve-names) run each band as one statement for all names that still need it.
 import type postgres from 'postgres';
 import type { Sql } from '../../runtime/db.js';
+import { fnrMatches, fnrTerm } from './fnrSearch.js';
 import { normaliseForSearch } from './postgresScreenerQuery.js';
 
 /**
@@ -46,8 +47,9 @@ export function coreName(normalised: string): string {
   return core;
 }
 
-export type MatchBand = 'exact' | 'prefix' | 'word' | 'former' | 'fuzzy';
-const BAND_RANK: Record<MatchBand, number> = { exact: 0, prefix: 1, word: 2, former: 3, fuzzy: 4 };
+/** `fnr` / `fnrPrefix`: the term is the company's number or its start (fnrSearch.ts, autocomplete only). */
+export type MatchBand = 'fnr' | 'exact' | 'prefix' | 'fnrPrefix' | 'word' | 'former' | 'fuzzy';
+const BAND_RANK: Record<MatchBand, number> = { fnr: 0, exact: 1, prefix: 2, fnrPrefix: 3, word: 4, former: 5, fuzzy: 6 };
 
 export interface NameHit {
   fnr: string;
@@ -61,14 +63,18 @@ export interface NameHit {
    * behind a misspelt legal form).
    */
   score: number;
+  /** The former name (as registered) that matched, for the former-name bands. */
+  matchedName?: string;
 }
 
 /** Fuzzy candidates below this similarity are dropped (pg_trgm's default `%` threshold). */
 const FUZZY_MIN_SCORE = 0.3;
 /** Rows read per fuzzy route and direction: bounds a typo lookup to a few hundred index entries. */
 const FUZZY_ROUTE_ROWS = 40;
-/** Cores shorter than this get neither word-prefix nor fuzzy candidates (too unspecific). */
+/** Cores shorter than this get no fuzzy candidates (too unspecific). */
 export const MIN_INFIX_CORE = 3;
+/** The word band takes terms of any length: "Al" finds "Vorarlberger Alpenbank" as "Alpenb" does. */
+export const MIN_WORD_CORE = 1;
 
 /** Escapes LIKE's own characters. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -242,23 +248,38 @@ async function exactAndPrefix(sql: Sql, terms: Term[], limit: number, memory?: N
          ORDER BY name_norm USING ~<~, fnr LIMIT ${prefixLimit})) h`;
 }
 
-/** Word-prefix (cores of 3+ characters) and former-name bands. */
+/** The former name (as registered, the latest first) behind a former-name hit: the one `matches` accepts. */
+function formerMatched(formerNames: string[] | null, matches: (norm: string) => boolean): string | undefined {
+  return [...(formerNames ?? [])].reverse().find((n) => matches(normaliseForSearch(n)));
+}
+
+/** Rows of a statement whose former-name rows carry `former_names`, with the matching one as matchedName. */
+function withMatchedFormer(rows: Array<BandRow & { formerNames: string[] | null }>, terms: Term[]): BandRow[] {
+  return rows.map(({ formerNames, ...row }) => {
+    if (row.band !== 'former') return row;
+    const { core } = terms[row.i - 1]!;
+    const matchedName = formerMatched(formerNames, (n) => n.startsWith(core) || n.includes(` ${core}`));
+    return matchedName === undefined ? row : { ...row, matchedName };
+  });
+}
+
+/** Word-prefix and former-name bands. */
 async function wordAndFormer(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]> {
-  return sql<BandRow[]>`
-    SELECT q.i::int AS i, h.fnr, h.name, h.city, h.is_active, h.band, h.score
+  const rows = await sql<Array<BandRow & { formerNames: string[] | null }>>`
+    SELECT q.i::int AS i, h.fnr, h.name, h.city, h.is_active, h.band, h.score, h.former_names
       FROM unnest(${terms.map((t) => t.core)}::text[], ${terms.map((t) => wordsQuery(t.core))}::text[],
                   ${terms.map((t) => `${likeEscape(t.core)}%`)}::text[], ${terms.map((t) => `% ${likeEscape(t.core)}%`)}::text[])
            WITH ORDINALITY AS q(core, words, prefix, word_prefix, i)
      CROSS JOIN LATERAL (
-       (SELECT fnr, name, city, is_active, 'word' AS band, similarity(name_norm, q.core)::float8 AS score FROM company_search
-         WHERE length(q.core) >= ${MIN_INFIX_CORE}
-           AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ q.words::tsquery AND name_norm LIKE q.word_prefix
+       (SELECT fnr, name, city, is_active, 'word' AS band, similarity(name_norm, q.core)::float8 AS score, NULL::text[] AS former_names FROM company_search
+         WHERE array_to_tsvector(string_to_array(name_norm, ' ')) @@ q.words::tsquery AND name_norm LIKE q.word_prefix
          LIMIT ${limit * 2})
        UNION ALL
-       (SELECT fnr, name, city, is_active, 'former', similarity(all_names_norm, q.core)::float8 FROM company_search
+       (SELECT fnr, name, city, is_active, 'former', similarity(all_names_norm, q.core)::float8, former_names FROM company_search
          WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ q.words::tsquery
            AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE q.prefix OR f LIKE q.word_prefix)
          LIMIT ${limit * 2})) h`;
+  return withMatchedFormer(rows, terms);
 }
 
 /** Fuzzy band: one-edit candidates by thirds of the core plus misspelt-suffix cores, best `limit` per term. */
@@ -337,19 +358,22 @@ const EXACT_AND_PREFIX: Band = { run: exactAndPrefix, chunk: 250 };
 const WORD_AND_FORMER: Band = { run: wordAndFormer, chunk: 8 };
 const FUZZY: Band = { run: fuzzy, chunk: 40 };
 
-// Ties end on the fnr, so an answer never depends on the order rows came in.
-const byRank = (a: NameHit, b: NameHit) =>
-  BAND_RANK[a.band] - BAND_RANK[b.band] || Number(b.isActive) - Number(a.isActive) || b.score - a.score ||
-  (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.fnr < b.fnr ? -1 : a.fnr > b.fnr ? 1 : 0);
+const byFnr = (a: NameHit, b: NameHit) => (a.fnr < b.fnr ? -1 : a.fnr > b.fnr ? 1 : 0);
 
-/** Collects band rows per term, first band wins for a company (rows come in band order). */
+// Ties end on the fnr, so an answer never depends on the order rows came in. Numbers that continue the
+// term's digits stay in fnr order, the order their statement reads (and cuts) them in.
+const byRank = (a: NameHit, b: NameHit) =>
+  BAND_RANK[a.band] - BAND_RANK[b.band] || (a.band === 'fnrPrefix' ? byFnr(a, b) : 0) ||
+  Number(b.isActive) - Number(a.isActive) || b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || byFnr(a, b);
+
+/** Collects band rows per term; a company keeps its best band. */
 class Collector {
   private readonly hits: NameHit[][];
-  private readonly seen: Array<Set<string>>;
+  private readonly seen: Array<Map<string, number>>;
   readonly prefixTotals: Array<number | undefined>;
   constructor(size: number) {
     this.hits = Array.from({ length: size }, () => []);
-    this.seen = Array.from({ length: size }, () => new Set());
+    this.seen = Array.from({ length: size }, () => new Map());
     this.prefixTotals = Array.from({ length: size }, () => undefined);
   }
   add(positions: number[], rows: BandRow[]) {
@@ -357,9 +381,11 @@ class Collector {
     for (const { i, prefixTotal, ...hit } of ordered) {
       const at = positions[i - 1]!;
       if (prefixTotal !== undefined && prefixTotal !== null) this.prefixTotals[at] = prefixTotal;
-      if (this.seen[at]!.has(hit.fnr)) continue;
-      this.seen[at]!.add(hit.fnr);
-      this.hits[at]!.push(hit);
+      const known = this.seen[at]!.get(hit.fnr);
+      if (known === undefined) {
+        this.seen[at]!.set(hit.fnr, this.hits[at]!.length);
+        this.hits[at]!.push(hit);
+      } else if (BAND_RANK[hit.band] < BAND_RANK[this.hits[at]![known]!.band]) this.hits[at]![known] = hit;
     }
   }
   count(at: number) {
@@ -435,7 +461,7 @@ function nameCandidatesCount(cap: number): string {
         WHERE $4 AND array_to_tsvector(string_to_array(name_norm, ' ')) @@ $5::tsquery
           AND name_norm LIKE $6 LIMIT ${limit})
       UNION
-      -- Former names at any length of the term, as the former-name band reads them (the word band needs 3+ characters).
+      -- Former names, as the former-name band reads them.
       (SELECT fnr FROM company_search
         WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ $5::tsquery
           AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE $7 OR f LIKE $6)
@@ -463,7 +489,7 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
   // executions, and its generic plan reads the word index for a common core ('gmbh'), several times
   // slower than walking the prefix index.
   const [row] = await sql.unsafe<{ n: number }[]>(nameCandidatesCount(cap), [
-    t.core, t.core.length, prefixEnd(t.core), t.core.length >= MIN_INFIX_CORE, wordsQuery(t.core),
+    t.core, t.core.length, prefixEnd(t.core), t.core.length >= MIN_WORD_CORE, wordsQuery(t.core),
     `% ${likeEscape(t.core)}%`, `${likeEscape(t.core)}%`,
   ]);
   return Math.min(cap, Math.max(row?.n ?? 0, hits.length));
@@ -477,9 +503,22 @@ export async function countNameCandidates(sql: Sql, term: string, hits: NameHit[
  */
 export async function autocompleteNames(sql: Sql, term: string, limit: number, memory?: NameMemory): Promise<{ hits: NameHit[]; total: number }> {
   const bounded = Math.min(limit, MAX_NAME_CANDIDATES);
-  const { hits, prefixTotals } = await searchNames(sql, [term], bounded, true, memory);
-  const found = hits[0]!;
-  return { hits: found, total: await countNameCandidates(sql, term, found, bounded, MAX_NAME_CANDIDATES, prefixTotals[0], memory) };
+  const number = fnrTerm(term);
+  const [{ hits, prefixTotals }, byNumber] = await Promise.all([
+    searchNames(sql, [term], bounded, true, memory),
+    number ? fnrMatches(sql, number, bounded, MAX_NAME_CANDIDATES) : { hits: [], total: 0 },
+  ]);
+  const byName = hits[0]!;
+  const nameTotal = await countNameCandidates(sql, term, byName, bounded, MAX_NAME_CANDIDATES, prefixTotals[0], memory);
+  if (byNumber.hits.length === 0) return { hits: byName, total: nameTotal };
+  // A company found both ways is listed once, in its better band, and counted once where both sides
+  // were read completely (a name that starts with its own number's digits: rare, so an uncapped
+  // total may count it twice).
+  const merged = new Map<string, NameHit>();
+  for (const hit of [...byNumber.hits, ...byName].sort(byRank)) if (!merged.has(hit.fnr)) merged.set(hit.fnr, hit);
+  const both = byNumber.hits.length + byName.length - merged.size;
+  const total = Math.min(MAX_NAME_CANDIDATES, Math.max(merged.size, byNumber.total + nameTotal - both));
+  return { hits: [...merged.values()].slice(0, bounded), total };
 }
 
 /** Candidates (at most `limit`) for each of a batch of names, in input order; blank names get none. */

@@ -236,7 +236,7 @@ describe('autocomplete totals', () => {
       await seedCompanies(many.sql, Array.from({ length: 205 }, (_, i) => ({ digits: 5000 + i, name: `Zebra Handel ${String(i).padStart(3, '0')} GmbH` })));
       await seedCompanies(many.sql, [
         { digits: 6001, name: 'Quagga Zebra Handel OG', legalForm: 'OG' },
-        // A two-letter term: its former-name candidates count too (the word band needs three letters).
+        // A two-letter term: its former-name candidates count too.
         { digits: 6002, name: 'Qx Eins GmbH' },
         { digits: 6003, name: 'Neu Zwei GmbH', formerNames: ['Qx Zwei GmbH'] },
         { digits: 6004, name: 'Neu Drei GmbH', formerNames: ['Qx Drei GmbH'] },

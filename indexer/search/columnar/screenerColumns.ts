@@ -12,7 +12,7 @@
 // dictionaries (columnDictionaries.ts), the scan loops (scanKernels.ts), the top-k heap of a sorted
 // page (topByKey.ts), the figure orders (figureOrders.ts) and the result rows as JSON (rowJson.ts).
 import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigures.js';
-import { MIN_INFIX_CORE, coreName, type NameBandRows } from '../nameSearch.js';
+import { MIN_WORD_CORE, coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../../../schemas/screenerParameters.js';
 import { Dictionary, SetDictionary } from './columnDictionaries.js';
@@ -539,7 +539,7 @@ export class ScreenerColumns {
 
   /** The autocomplete's total for a core up to `cap` (NameIndex.candidateCount); null when the index cannot answer. */
   nameCount(core: string, cap: number): number | null {
-    return this.nameIndex.candidateCount(core, cap, MIN_INFIX_CORE);
+    return this.nameIndex.candidateCount(core, cap, MIN_WORD_CORE);
   }
 
   /** Puts renamed and new companies in the name index's orders now (a sync step does, so queries need not). */
