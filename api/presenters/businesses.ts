@@ -84,7 +84,10 @@ export interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFor
     documentKey: string; documentDate: IsoDate; balanceSheetDate: IsoDate; contentType: string | null; filedOn: IsoDate;
     sizeClass: string | null; sizeBytes: number | null;
   }[] | null;
-  bogus: { publishedOn: string; decisionFinalOn: IsoDate; deemedSince: IsoDate; name: string }[] | null;
+  bogus: {
+    publishedOn: string; decisionFinalOn: IsoDate; deemedSince: IsoDate; name: string; address: string | null; uid: string | null;
+    urCode: string | null; listedFnr: string | null; linkEvidence: string | null; linkConfidence: string | null;
+  }[] | null;
   notices: {
     ediktId: string; aktenzeichen: string | null; courtCode: string | null; courtName: string | null; proceedingCode: string | null;
     proceedingText: string | null; firstPublishedOn: IsoDate; lastPublishedOn: IsoDate; isOpen: boolean; linkEvidence: string | null;
@@ -130,6 +133,8 @@ export function presentProfile(p: Profile) {
     isScheinunternehmen: c.isScheinunternehmen,
     scheinunternehmenKundmachungen: p.bogus.map((b) => ({
       name: b.name, publishedOn: b.publishedOn, decisionFinalOn: b.decisionFinalOn, deemedSince: b.deemedSince,
+      address: b.address, uid: b.uid, urCode: b.urCode, listedFnr: b.listedFnr,
+      link: { evidence: b.linkEvidence, confidence: toNumber(b.linkConfidence) },
     })),
     hasEdikt: p.notices.length > 0,
     euid: c.euid,

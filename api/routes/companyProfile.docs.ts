@@ -16,10 +16,26 @@ const party = {
 const Profile = z
   .object({
     fnr: z.string(), name: z.string(), legalForm: codeText.nullable(), court: codeText.nullable(), isActive: z.boolean(),
-    isScheinunternehmen: z.boolean(),
+    isScheinunternehmen: z.boolean().meta({
+      description: 'On the finance ministry\'s current list of bogus companies (§ 8 SBBG): a listing linked to this company with confidence >= 0.9.',
+    }),
     scheinunternehmenKundmachungen: z.array(z.object({
-      name: z.string(), publishedOn: nullableString, decisionFinalOn: nullableString, deemedSince: nullableString,
-    }).loose()).meta({ description: 'Publications of the finance ministry behind an isScheinunternehmen listing.' }),
+      name: z.string().meta({ description: 'Name as the list gives it.' }),
+      publishedOn: nullableString.meta({ description: 'Veröffentlichung.' }),
+      decisionFinalOn: nullableString.meta({ description: 'Rechtskraft Bescheid: the day the decision became final.' }),
+      deemedSince: nullableString.meta({ description: 'Zeitpunkt als Scheinunternehmen, when the list gives it.' }),
+      address: nullableString.meta({ description: 'Anschrift as the list gives it ("PLZ Ort, Straße Nr").' }),
+      uid: nullableString.meta({ description: 'VAT number (ATU…, or a foreign one) from the list.' }),
+      urCode: nullableString.meta({ description: 'Kennziffer des Unternehmensregisters from the list.' }),
+      listedFnr: nullableString.meta({ description: 'The FN the list gives, normalised (null: the list gives none).' }),
+      link: z.object({
+        evidence: z.enum(['register-fn', 'name-address', 'name', 'manual']).nullable(),
+        confidence: z.number().nullable(),
+      }).meta({
+        description: 'Why the listing is linked to this company: register-fn (the list\'s own FN, 1.0) or name-address (normalised name, '
+          + 'legal form, zip code and street). Only links with confidence >= 0.9 are asserted; weaker candidates never appear here.',
+      }),
+    }).loose()).meta({ description: 'Publications (Kundmachungen) of the finance ministry behind the current listing, oldest first.' }),
     hasEdikt: z.boolean().meta({ description: 'At least one court notice (open or closed) on file.' }),
     euid: nullableString, seat: nullableString, municipality: codeText.nullable(),
     capital: z.object({ amount: z.number(), currency: nullableString }).nullable().meta({ description: 'Registered share capital (Stammkapital / Grundkapital).' }),

@@ -69,7 +69,9 @@ async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
                      'sizeClass', d.size_class, 'sizeBytes', d.size_bytes) ORDER BY d.balance_sheet_date DESC NULLS LAST, d.document_key DESC)
               FROM document d WHERE d.fnr = c.fnr AND d.document_type_code = '48') AS documents,
            (SELECT json_agg(json_build_object('publishedOn', bp.published_on, 'decisionFinalOn', bp.decision_final_on,
-                     'deemedSince', bp.deemed_since, 'name', bl.name) ORDER BY bp.published_on)
+                     'deemedSince', bp.deemed_since, 'name', bl.name, 'address', bl.address, 'uid', bl.uid, 'urCode', bl.ur_code,
+                     'listedFnr', bl.listed_fnr, 'linkEvidence', bl.link_evidence, 'linkConfidence', bl.link_confidence::text)
+                     ORDER BY bp.published_on)
               FROM bogus_company_listing bl JOIN bogus_company_publication bp USING (listing_key)
              WHERE bl.fnr = c.fnr AND bl.removed_at IS NULL) AS bogus,
            (SELECT json_agg(json_build_object('ediktId', cn.edikt_id, 'aktenzeichen', cn.aktenzeichen, 'courtCode', cn.court_code,

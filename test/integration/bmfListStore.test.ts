@@ -68,8 +68,8 @@ describe('BMF list versions', () => {
     const before = await lastChange();
     const result = await applyListVersion(db.sql, V1, { etag: '"v1"' });
     expect(result).toMatchObject({ status: 'applied', version: '2026-10-01T06:00:01', listings: 28, added: 28, removed: 0 });
-    const [{ n }] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM bogus_company_listing WHERE removed_at IS NULL`;
-    expect(n).toBe(28);
+    const [active] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM bogus_company_listing WHERE removed_at IS NULL`;
+    expect(active!.n).toBe(28);
 
     // The list's own FN, in each of its spellings: register-fn, 1.0.
     for (const digits of [73210, 156207, 124530, 667215, 640215]) {

@@ -43,8 +43,8 @@ async function poll(lists: string | Buffer[], payload: { again?: number } = {}, 
 async function state() {
   const listings = await db.sql`SELECT listing_key, fnr, removed_at FROM bogus_company_listing ORDER BY listing_key`;
   const [crawl] = await db.sql<{ watermark: string; state: Record<string, unknown> }[]>`SELECT watermark, state FROM crawl_state WHERE source = 'bmf-lsu'`;
-  const [{ changes }] = await db.sql<{ changes: number }[]>`SELECT count(*)::int AS changes FROM change_log`;
-  return { listings, version: crawl?.watermark, changes };
+  const [log] = await db.sql<{ changes: number }[]>`SELECT count(*)::int AS changes FROM change_log`;
+  return { listings, version: crawl?.watermark, changes: log!.changes };
 }
 
 const metric = async (name: string) => (await metrics.registry.metrics()).split('\n').filter((l) => l.startsWith(name));

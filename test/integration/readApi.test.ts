@@ -131,8 +131,9 @@ describe('company profile', () => {
                        '{"bilanzSumme": 1000, "eigenkapital": null}', '<x/>', 1),
                      ('ZZ_K2', ${fnr}, '2024-12-31', NULL, '2024-12-31', 'EUR', NULL, 'legacy', NULL, NULL, NULL, false,
                        ${`{"bilanzSumme": 1234567.89, "eigenkapital": -0.50, "liquideMittel": ${big}, "employees": 12, "umsatzerloese": null}`}::text::jsonb, '<x/>', 1)`;
-    await sql`INSERT INTO bogus_company_listing (listing_key, name, fnr, removed_at)
-              VALUES ('ZZ-BL-1', 'Zzedge Handels GmbH', ${fnr}, NULL), ('ZZ-BL-2', 'Zzedge alt', ${fnr}, now())`;
+    await sql`INSERT INTO bogus_company_listing (listing_key, name, fnr, removed_at, address, uid, listed_fnr, link_evidence, link_confidence)
+              VALUES ('ZZ-BL-1', 'Zzedge Handels GmbH', ${fnr}, NULL, '1010 Wien, Ring 1', 'ATU12345675', ${fnr}, 'register-fn', 1),
+                     ('ZZ-BL-2', 'Zzedge alt', ${fnr}, now(), NULL, NULL, NULL, NULL, NULL)`;
     await sql`INSERT INTO bogus_company_publication (listing_key, published_on, decision_final_on, deemed_since)
               VALUES ('ZZ-BL-1', '2024-03-01', '2024-04-01', '2024-02-15'), ('ZZ-BL-1', '2023-05-01', NULL, NULL), ('ZZ-BL-2', '2022-01-01', NULL, NULL)`;
     await sql`INSERT INTO court_notice (edikt_id, aktenzeichen, court_code, court_name, proceeding_code, proceeding_text, fnr, link_evidence,
@@ -156,8 +157,13 @@ describe('company profile', () => {
       isActive: false,
       isScheinunternehmen: true,
       scheinunternehmenKundmachungen: [
-        { name: 'Zzedge Handels GmbH', publishedOn: '2023-05-01', decisionFinalOn: null, deemedSince: null },
-        { name: 'Zzedge Handels GmbH', publishedOn: '2024-03-01', decisionFinalOn: '2024-04-01', deemedSince: '2024-02-15' },
+        ...[
+          { publishedOn: '2023-05-01', decisionFinalOn: null, deemedSince: null },
+          { publishedOn: '2024-03-01', decisionFinalOn: '2024-04-01', deemedSince: '2024-02-15' },
+        ].map((p) => ({
+          name: 'Zzedge Handels GmbH', ...p, address: '1010 Wien, Ring 1', uid: 'ATU12345675', urCode: null, listedFnr: fnr,
+          link: { evidence: 'register-fn', confidence: 1 },
+        })),
       ],
       hasEdikt: true,
       euid: 'ATBRA.900001a', seat: 'Wien',

@@ -298,7 +298,10 @@ describe('the documented schemas accept what the presenters produce', () => {
         format: 'jab4', pnlMethod: 'GKV', kind: null, filedOn: '2025-07-28', figures,
       }],
       documents: [{ documentKey: 'K_XML', documentDate: '2025-07-28', balanceSheetDate: '2024-12-31', contentType: 'application/xml', filedOn: '2025-07-28', sizeClass: 'klein', sizeBytes: 48213 }],
-      bogus: [{ publishedOn: '2024-02-01', decisionFinalOn: null, deemedSince: '2024-01-15', name: 'Müller Bau GmbH' }],
+      bogus: [{
+        publishedOn: '2024-02-01', decisionFinalOn: null, deemedSince: '2024-01-15', name: 'Müller Bau GmbH', address: '1100 Wien, Quellenstraße 145',
+        uid: 'ATU12345675', urCode: null, listedFnr: null, linkEvidence: 'name-address', linkConfidence: '0.98',
+      }],
       notices: [{
         ediktId: '007015S0004125001', aktenzeichen: '41 S 125/25d', courtCode: '007', courtName: 'Handelsgericht Wien', proceedingCode: 'SVE',
         proceedingText: 'Sanierungsverfahren mit Eigenverwaltung', firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-10-14', isOpen: true,
