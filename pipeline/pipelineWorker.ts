@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RegisterRunEvent } from '../runtime/metrics.js';
+import { quotaKey, redisCallQuota } from './jobs/callQuota.js';
 import { enqueuers, jobOptions, jobProcessor, type JobHistory, type JobRunnerDeps } from './jobs/runJob.js';
 import type { AnyRegister, JobKey, JobTable, PayloadOf, Register, UpstreamSettings } from './register.js';
 import { REGISTERS } from './registers.js';
@@ -84,6 +85,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     const upstream = upstreamOf(register, config, options.upstreams?.[register.name]);
     const runtime = register.handlers({
       sql: options.sql, log: options.log, upstream, ...add,
+      quota: (name) => {
+        const limit = upstream.quotas?.[name];
+        return limit && redisCallQuota(connection, quotaKey(prefix, register.name, name, upstream.credentials?.apiKey), limit);
+      },
       onUpstreamRequest: (e) => options.onUpstreamRequest?.({ upstream: register.name, ...e }),
       onRun: (e) => options.onRegisterRun?.({ register: register.name, ...e }),
     });

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
+import type { CallQuota, QuotaLimit } from './jobs/callQuota.js';
 import type { RegisterRunEvent } from '../runtime/metrics.js';
 
 /** One kind of job: a name unique across registers (`<register>.<job>`), its payload and its id rule. */
@@ -15,6 +16,8 @@ export interface JobDef<P = unknown> {
   payload: z.ZodType<P>;
   /** The same work enqueued twice (a repeated crawl, a replay) gets the same id, so it is one job. */
   jobId: (payload: P) => string;
+  /** BullMQ priority (1 highest); jobs without one run before every prioritised job. */
+  priority?: number;
 }
 
 // `any` here is the existential "some payload": each entry keeps its own type in `typeof JOBS`.
@@ -38,6 +41,10 @@ export interface UpstreamSettings {
   maxBodyBytes?: { records: number; documents: number };
   /** API keys, user names, passwords: whatever the upstream takes. */
   credentials?: Record<string, string | undefined>;
+  /** Per-call quotas by name (GISA: `data`, `extract`), enforced across workers by RegisterDeps.quota. */
+  quotas?: Record<string, QuotaLimit>;
+  /** Register-specific timings (poll intervals), in milliseconds. */
+  tuning?: Record<string, number>;
 }
 
 export interface UpstreamRequestEvent {
@@ -52,6 +59,8 @@ export interface RegisterDeps<J extends JobTable> {
   enqueue: Enqueue<J>;
   enqueueMany: EnqueueMany<J>;
   upstream: UpstreamSettings;
+  /** The named quota of upstream.quotas, shared in Redis by every worker of every process using the same key. */
+  quota: (name: string) => CallQuota | undefined;
   onUpstreamRequest?: (event: UpstreamRequestEvent) => void;
   /** A crawl run's outcome for /metrics: last success, items fetched, links by evidence, refusals. */
   onRun?: (event: RegisterRunReport) => void;
@@ -124,6 +133,8 @@ export interface Register<J extends JobTable = JobTable> {
   replay: {
     /** Whether `fixturesDir` holds data for this register. */
     hasFixtures: (fixturesDir: string) => Promise<boolean>;
+    /** Start once the other registers' queues have drained: the register follows what they stored (the change log). */
+    afterOthers?: boolean;
     start: (start: ReplayStart<J>) => Promise<void>;
     /** What the database holds of this register, for the replay summary. */
     counts: (sql: Sql) => Promise<Record<string, number>>;

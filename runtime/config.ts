@@ -32,6 +32,14 @@ const configSchema = z.object({
   FIRMENBUCH_API_KEY: optionalString,
   GISA_URL: urlWithDefault('https://www.gisa.gv.at/gisa-svc-public/GisaPublicV2.svc'),
   GISA_API_KEY: optionalString,
+  /** GISA quotas per key (200 data calls, 10 extract starts a minute), the window they count in, and the extract polls. */
+  // The window carries a second of margin over GISA's minute: calls reach GISA a little after they are counted here.
+  GISA_DATA_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(200),
+  GISA_EXTRACTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  GISA_QUOTA_WINDOW_MS: z.coerce.number().int().min(100).default(61_000),
+  GISA_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  GISA_EXTRACT_FIRST_POLL_MS: z.coerce.number().int().min(0).default(2000),
+  GISA_EXTRACT_POLL_MS: z.coerce.number().int().min(10).default(10_000),
   EDIKTE_URL: urlWithDefault('https://iwg.justiz.gv.at/edikte/id/idiwg8.nsf/api/data'),
   EDIKTE_USER: optionalString,
   EDIKTE_PASSWORD: optionalString,

@@ -108,7 +108,7 @@ function jobFor<J extends JobTable>(jobs: J, key: string, payload: unknown, opts
   const def = jobs[key] as JobDef | undefined;
   if (!def) throw new Error(`no job ${key}`);
   const data = def.payload.parse(payload);
-  return { name: def.name, data, opts: { ...opts, deduplication: { id: def.jobId(data), keepLastIfActive: true } } };
+  return { name: def.name, data, opts: { ...opts, ...(def.priority ? { priority: def.priority } : {}), deduplication: { id: def.jobId(data), keepLastIfActive: true } } };
 }
 
 /** Adds jobs of one register, deduplicated by their deterministic ids. */

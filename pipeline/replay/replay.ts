@@ -161,13 +161,12 @@ async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary
   });
 
   try {
-    for (const register of plan.registers) {
-      await register.replay.start({
-        mode: plan.mode, fixturesDir: plan.fixturesDir, from: options.from, to: options.to, backfill: options.backfill ?? false,
-        enqueue: (key, payload) => pipeline.enqueue(register, key, payload),
-        enqueueMany: (key, payloads) => pipeline.enqueueMany(register, key, payloads),
-      });
-    }
+    const start = (register: AnyRegister) => register.replay.start({
+      mode: plan.mode, fixturesDir: plan.fixturesDir, from: options.from, to: options.to, backfill: options.backfill ?? false,
+      enqueue: (key, payload) => pipeline.enqueue(register, key, payload),
+      enqueueMany: (key, payloads) => pipeline.enqueueMany(register, key, payloads),
+    });
+    for (const register of plan.registers.filter((r) => !r.replay.afterOthers)) await start(register);
     const progress = async () => {
       const counts = await pipeline.counts();
       const pending = Object.values(counts).reduce((sum, c) => sum + PENDING_STATES.reduce((s, st) => s + (c[st] ?? 0), 0), 0);
@@ -178,6 +177,10 @@ async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary
     const ticker = setInterval(() => void progress(), 500);
     try {
       await pipeline.drained();
+      // Registers that follow the change log start once the others have stored what they crawled.
+      const followers = plan.registers.filter((r) => r.replay.afterOthers);
+      for (const register of followers) await start(register);
+      if (followers.length > 0) await pipeline.drained();
     } finally {
       clearInterval(ticker);
     }

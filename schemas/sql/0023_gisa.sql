@@ -62,3 +62,17 @@ CREATE TABLE trade_extract (
   fetched_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (gisa_zahl, language, historical)
 );
+
+-- Where each requested extract stands, written by the extract job and read by the API while it waits:
+-- 'pending' (started or retrying; `error` holds the last transport fault), 'done', or 'unknown' (GISA
+-- does not know the GISA-Zahl). One row per licence, language, kind and day.
+CREATE TABLE trade_extract_request (
+  gisa_zahl  text    NOT NULL,
+  language   text    NOT NULL,
+  historical boolean NOT NULL,
+  day        date    NOT NULL,
+  state      text    NOT NULL CHECK (state IN ('pending', 'done', 'unknown')),
+  error      text,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (gisa_zahl, language, historical, day)
+);

@@ -1,0 +1,149 @@
+// GISA V2 adapter: posts `<{Method}Input>` (with the key inside) to `{GISA_URL}/xml/{Method}` under
+// the key's quotas and turns the answer into records or typed errors:
+//   quota spent here or by GISA, HTTP 429, code 300 (key)  -> UpstreamThrottledError (queue pauses, no attempt used)
+//   network, timeout, HTTP 5xx, a cut-off body, code 310    -> UpstreamUnavailableError (retried)
+//   code 1000 -> GisaNotFoundError; 320/1020 -> GisaJobLostError; other codes and unreadable answers
+//   -> GisaContentError / GisaResponseParseError (unrecoverable, the answer kept as raw input)
+import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
+import type { CallQuota } from '../jobs/callQuota.js';
+import { xmlDocumentComplete } from '../upstream/completeBody.js';
+import type { TradeCatalogueEntry, TradeKind, TradeLicence, TradeLicenceHit } from '../../schemas/tradeRecords.js';
+import {
+  parseApikeyInfo, parseAuszug, parseAuszugStatus, parseGetGewerbeV2, parseKatalogGewerbeart, parseKatalogGewerbeschluessel, parseSearchPerson,
+  parseStartAuszug, type ApikeyInfo,
+} from './gewerbeParser.js';
+import { buildInput, GisaContentError, GisaNotFoundError, parseAnswer, type GisaMethod, type XmlElement } from './gisaXml.js';
+
+/** The extract job id is unknown or not this key's (320, 1020): start a new job. */
+export class GisaJobLostError extends GisaContentError {}
+
+/** The extract quota is spent: the extract job waits (delayed), the data lookups go on. */
+export class GisaExtractQuotaError extends UpstreamThrottledError {}
+
+/** GISA's own answer to a spent quota (not a documented code: recognised by its text too). */
+const QUOTA_CODE = '330';
+const QUOTA_TEXT = /kontingent|quota|limit/i;
+/** After code 300 (key unknown or expired) the queue waits this long: every call would fail alike. */
+const KEY_REFUSED_PAUSE_MS = 5 * 60_000;
+
+export interface GisaClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  /** 200 data calls a minute per key (every method but StartGISAAuszug). */
+  dataQuota?: CallQuota;
+  /** 10 extract starts a minute per key. */
+  extractQuota?: CallQuota;
+  onRequest?: (event: { operation: string; status: number | 'error'; durationMs: number }) => void;
+}
+
+export class GisaClient {
+  private readonly base: string;
+
+  constructor(private readonly options: GisaClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Takes `n` data calls at once (a company's detail lookups) or throws UpstreamThrottledError. */
+  async reserve(n: number): Promise<void> {
+    const wait = await this.options.dataQuota?.take(n);
+    if (wait) throw new UpstreamThrottledError('gisa', wait, `GISA data quota spent; ${n} calls fit in ${Math.ceil(wait / 1000)} s`);
+  }
+
+  private async post(method: GisaMethod, body: string): Promise<string> {
+    const started = performance.now();
+    let status: number | 'error' = 'error';
+    try {
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(`${this.base}/xml/${method}`, {
+          method: 'POST', body, headers: { 'Content-Type': 'application/xml; charset=utf-8', Accept: 'application/xml' },
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+        });
+        status = res.status;
+        text = await res.text();
+      } catch (err) {
+        throw new UpstreamUnavailableError('gisa', null, `GISA ${method} failed: ${(err as Error).message}`, { cause: err });
+      }
+      if (res.status === 429) throw new UpstreamThrottledError('gisa', retryAfterMs(res.headers.get('retry-after')));
+      if (res.status < 200 || res.status >= 300) throw new UpstreamUnavailableError('gisa', res.status, `GISA answered HTTP ${res.status} for ${method}`);
+      if (!xmlDocumentComplete(text)) throw new UpstreamUnavailableError('gisa', res.status, `GISA answer to ${method} was cut off (${text.length} characters)`);
+      return text;
+    } finally {
+      this.options.onRequest?.({ operation: method, status, durationMs: performance.now() - started });
+    }
+  }
+
+  private async call<T>(method: GisaMethod, fields: Record<string, string | boolean | null | undefined>, read: (root: XmlElement) => T, reserved = false): Promise<T> {
+    if (method === 'StartGISAAuszug') {
+      const wait = await this.options.extractQuota?.take();
+      if (wait) throw new GisaExtractQuotaError('gisa', wait, `GISA extract quota spent; next start in ${Math.ceil(wait / 1000)} s`);
+    } else if (!reserved) {
+      await this.reserve(1);
+    }
+    const text = await this.post(method, buildInput(method, this.options.apiKey ?? '', fields));
+    const answer = parseAnswer(method, text);
+    if (answer.returncode !== 'OK') throw this.contentError(method, answer.messages, text);
+    try {
+      return read(answer.root);
+    } catch (err) {
+      if (err instanceof UnrecoverableInputError && err.rawInput === undefined) throw Object.assign(err, { rawInput: text });
+      throw err;
+    }
+  }
+
+  private contentError(method: GisaMethod, messages: GisaContentError['messages'], text: string): Error {
+    const codes = new Set(messages.map((m) => m.code));
+    if (codes.has(QUOTA_CODE) || messages.some((m) => m.text && QUOTA_TEXT.test(m.text))) {
+      const window = (method === 'StartGISAAuszug' ? this.options.extractQuota : this.options.dataQuota)?.limit.windowMs ?? 60_000;
+      return method === 'StartGISAAuszug' ? new GisaExtractQuotaError('gisa', window, 'GISA says the extract quota is spent') : new UpstreamThrottledError('gisa', window, 'GISA says the data quota is spent');
+    }
+    if (codes.has('300')) return new UpstreamThrottledError('gisa', KEY_REFUSED_PAUSE_MS, 'GISA refused the API key (code 300); check GISA_API_KEY');
+    if (codes.has('310')) return new UpstreamUnavailableError('gisa', 200, `GISA ${method}: unexpected error (code 310)`);
+    if (codes.has('1000')) return new GisaNotFoundError(method, messages, text);
+    if (codes.has('320') || codes.has('1020')) return new GisaJobLostError(method, messages, text);
+    return new GisaContentError(method, messages, text);
+  }
+
+  /** The licences a company holds (and held: SearchHistorisch), by its Firmenbuch number. */
+  searchCompany(fnr: string): Promise<{ hits: TradeLicenceHit[]; capped: boolean }> {
+    return this.call('SearchPersonJur', { Firmenbuchnummer: fnr, SearchAuslVermittler: false, SearchHistorisch: true, SearchPhonetisch: false }, parseSearchPerson);
+  }
+
+  /** The licences a natural person holds, by name and birth date. */
+  searchPerson(p: { firstName: string | null; lastName: string; birthDate: string }): Promise<{ hits: TradeLicenceHit[]; capped: boolean }> {
+    return this.call('SearchPersonNat', {
+      Familienname: p.lastName, Geburtsdatum: p.birthDate, SearchAuslVermittler: false, SearchHistorisch: true, SearchPhonetisch: false, Vorname: p.firstName,
+    }, parseSearchPerson);
+  }
+
+  /** One licence in full; `reserved` when the caller took the call with reserve(). */
+  licence(gisaZahl: string, reserved = false): Promise<TradeLicence> {
+    return this.call('GetGewerbeV2', { GISAZahl: gisaZahl }, parseGetGewerbeV2, reserved);
+  }
+
+  tradeKeys(): Promise<TradeCatalogueEntry[]> {
+    return this.call('GetKatalogGewerbeschluessel', {}, parseKatalogGewerbeschluessel);
+  }
+
+  tradeKinds(): Promise<TradeKind[]> {
+    return this.call('GetKatalogGewerbeart', {}, parseKatalogGewerbeart);
+  }
+
+  startExtract(gisaZahl: string, language: 'de' | 'en', historical: boolean): Promise<number> {
+    return this.call('StartGISAAuszug', { GISAZahl: gisaZahl, Historisch: historical ? 'true' : 'false', Sprache: language === 'en' ? 'Englisch' : 'Deutsch' }, parseStartAuszug);
+  }
+
+  extractStatus(jobId: number): Promise<'Working' | 'Completed'> {
+    return this.call('GetAuszugStatus', { Jobid: String(jobId) }, parseAuszugStatus);
+  }
+
+  extract(jobId: number): Promise<Buffer> {
+    return this.call('GetAuszug', { Jobid: String(jobId) }, parseAuszug);
+  }
+
+  apikeyInfo(): Promise<ApikeyInfo> {
+    return this.call('GetApikeyInfo', {}, parseApikeyInfo);
+  }
+}

@@ -1,0 +1,193 @@
+// The GISA job handlers. Each lookup targets one company or one person (GISA forbids bulk listing),
+// stores what it found in one transaction (licenceStore.ts) and is idempotent.
+import { DelayedError, type Job } from 'bullmq';
+import { readChanges } from '../../runtime/changeLog.js';
+import type { Sql } from '../../runtime/db.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { TradeLicence } from '../../schemas/tradeRecords.js';
+import type { CallQuota } from '../jobs/callQuota.js';
+import { UpstreamUnavailableError } from '../jobs/errors.js';
+import type { EnqueueMany, Handlers } from '../register.js';
+import { storeCatalogue } from './catalogue.js';
+import { GisaExtractQuotaError, GisaJobLostError, type GisaClient } from './gisaClient.js';
+import { GisaNotFoundError } from './gisaXml.js';
+import type { GisaJobs } from './jobs.js';
+import { markChecked, storeLicenceLookup } from './licenceStore.js';
+
+export interface GisaJobDeps {
+  sql: Sql;
+  client: GisaClient;
+  enqueueMany: EnqueueMany<GisaJobs>;
+  log: Logger;
+  dataQuota?: CallQuota;
+  /** Extract polling: first status after this long, then every `pollMs` (GISA-V2: 2 s, then 10 s). */
+  firstPollMs?: number;
+  pollMs?: number;
+}
+
+/** Change-log entries read per follow run; a full page enqueues the next run at once. */
+const FOLLOW_PAGE = 1000;
+/** Calls a re-checked company costs on average (the search plus its licences' details). */
+const CALLS_PER_COMPANY = 2;
+/** A company checked more recently than this is not re-checked yet. */
+const RECHECK_MIN_AGE = '1 day';
+/** Business changes only GISA or derived data caused: following them would look the company up again. */
+const DERIVED_FIELDS = ['tradeLicenses', 'oenaces'];
+const CURSOR_KEY = 'change-cursor';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const nameKey = (s: string | null) => (s ?? '').normalize('NFC').trim().toLowerCase();
+
+type Hit = { gisaZahl: string; endedOn: string | null };
+
+/** The hits worth a GetGewerbeV2: all but licences stored as ended that the hit still shows ended (they do not change). */
+async function worthFetching(sql: Sql, hits: Hit[]): Promise<string[]> {
+  const stored = new Map((await sql<Hit[]>`
+    SELECT gisa_zahl, to_char(ended_on, 'YYYY-MM-DD') AS ended_on FROM trade_license WHERE gisa_zahl = ANY(${hits.map((h) => h.gisaZahl)})`)
+    .map((r) => [r.gisaZahl, r.endedOn]));
+  return hits.filter((h) => !(h.endedOn && stored.get(h.gisaZahl) === h.endedOn)).map((h) => h.gisaZahl);
+}
+
+async function setExtractState(sql: Sql, p: { gisaZahl: string; language: string; historical: boolean; day: string }, state: string, error: string | null) {
+  await sql`
+    INSERT INTO trade_extract_request (gisa_zahl, language, historical, day, state, error)
+    VALUES (${p.gisaZahl}, ${p.language}, ${p.historical}, ${p.day}, ${state}, ${error})
+    ON CONFLICT (gisa_zahl, language, historical, day) DO UPDATE SET state = EXCLUDED.state, error = EXCLUDED.error, updated_at = now()`;
+}
+
+export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
+  const { sql, client, enqueueMany, log } = deps;
+
+  const fetchLicence = async ({ gisaZahl, person }: { gisaZahl: string; person?: { firstName: string | null; lastName: string; birthDate: string } }) => {
+    let licence: TradeLicence;
+    try {
+      licence = await client.licence(gisaZahl);
+    } catch (err) {
+      // GISA no longer knows it: a stored licence is removed (a `deleted` trade change), an unknown one ignored.
+      if (err instanceof GisaNotFoundError) return storeLicenceLookup(sql, { licences: [], gone: [gisaZahl] });
+      throw err;
+    }
+    // A person's search may be phonetic or by wildcard: only the person with this name and birth date is theirs.
+    if (person && !(licence.holder.type === 'natural' && licence.holder.birthDate === person.birthDate
+      && nameKey(licence.holder.lastName) === nameKey(person.lastName) && nameKey(licence.holder.firstName) === nameKey(person.firstName))) {
+      return { skipped: 'another holder' };
+    }
+    return storeLicenceLookup(sql, { licences: [licence], gone: [] });
+  };
+
+  /** Search by FN; each licence that may have changed, and each stored one the search no longer shows, is its own job. */
+  const lookupCompany = (licenceJob: 'licence' | 'recheckLicence') => async ({ fnr, cause }: { fnr: string; cause: string }) => {
+    const search = await client.searchCompany(fnr);
+    if (search.capped) log.warn({ fnr }, 'GISA search hit its 250-hit cap; later licences of this company are not reached');
+    const hits = search.hits.filter((h) => h.holderFnr === null || h.holderFnr === fnr);
+    const storedHere = (await sql<{ gisaZahl: string }[]>`SELECT gisa_zahl FROM trade_license WHERE fnr = ${fnr}`).map((r) => r.gisaZahl);
+    const missing = storedHere.filter((z) => !hits.some((h) => h.gisaZahl === z));
+    const wanted = [...new Set([...(await worthFetching(sql, hits)), ...missing])];
+    await enqueueMany(licenceJob, wanted.map((gisaZahl) => ({ gisaZahl, cause })));
+    await markChecked(sql, { fnr });
+    return { hits: hits.length, toFetch: wanted.length };
+  };
+
+  return {
+    catalogue: async () => {
+      const keys = await client.tradeKeys();
+      const kinds = await client.tradeKinds();
+      return storeCatalogue(sql, keys, kinds);
+    },
+
+    follow: async ({ after }) => {
+      const [state] = await sql<{ watermark: string | null }[]>`SELECT watermark FROM crawl_state WHERE source = 'gisa' AND key = ${CURSOR_KEY}`;
+      const cursor = Math.max(after ?? 0, Number(state?.watermark ?? 0));
+      const changes = await readChanges(sql, { type: 'business', afterId: cursor, limit: FOLLOW_PAGE });
+      if (changes.length === 0) return { changes: 0, cursor };
+      const last = changes[changes.length - 1]!.id;
+      const byCompany = new Map<string, number>();
+      for (const c of changes) {
+        const derived = c.action === 'updated' && c.changedFields.length > 0 && c.changedFields.every((f) => DERIVED_FIELDS.includes(f));
+        if (c.fnr && !derived) byCompany.set(c.fnr, c.id);
+      }
+      const fnrs = [...byCompany.keys()];
+      await enqueueMany('company', fnrs.map((fnr) => ({ fnr, cause: `c${byCompany.get(fnr)}` })));
+      // The persons these companies name with a birth date, each looked up once.
+      const persons = await sql<{ personId: string; firstName: string | null; lastName: string; birthDate: string }[]>`
+        SELECT DISTINCT p.person_id, p.first_name, p.last_name, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date
+          FROM company_party cp JOIN person p ON p.person_id = cp.person_id
+         WHERE cp.fnr = ANY(${fnrs}) AND p.birth_date IS NOT NULL AND p.last_name IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM gisa_person_check g WHERE g.person_id = p.person_id)
+         ORDER BY p.person_id`;
+      await enqueueMany('person', persons);
+      await sql`
+        INSERT INTO crawl_state (source, key, watermark) VALUES ('gisa', ${CURSOR_KEY}, ${String(last)})
+        ON CONFLICT (source, key) DO UPDATE SET watermark = greatest(crawl_state.watermark::bigint, EXCLUDED.watermark::bigint)::text, updated_at = now()`;
+      if (changes.length === FOLLOW_PAGE) await enqueueMany('follow', [{ after: last }]);
+      return { changes: changes.length, companies: fnrs.length, persons: persons.length, cursor: last };
+    },
+
+    recheck: async ({ minute }) => {
+      const limit = deps.dataQuota?.limit.max ?? 200;
+      const used = (await deps.dataQuota?.used()) ?? 0;
+      const budget = Math.max(0, Math.floor((limit - used) / CALLS_PER_COMPANY / 2));
+      if (budget === 0) return { budget, used };
+      // Companies the re-check has not seen yet join it (never checked: they come first within their group).
+      await sql`
+        INSERT INTO gisa_company_check (fnr, is_active)
+        SELECT c.fnr, c.status = 'active' FROM company c
+         WHERE NOT EXISTS (SELECT 1 FROM gisa_company_check g WHERE g.fnr = c.fnr) LIMIT 10000
+        ON CONFLICT (fnr) DO NOTHING`;
+      const due = await sql<{ fnr: string }[]>`
+        SELECT fnr FROM gisa_company_check
+         WHERE checked_at IS NULL OR checked_at < now() - ${RECHECK_MIN_AGE}::interval
+         ORDER BY is_active DESC, checked_at ASC NULLS FIRST, fnr LIMIT ${budget}`;
+      await enqueueMany('recheckCompany', due.map((r) => ({ fnr: r.fnr, cause: `r${minute.slice(0, 10)}` })));
+      return { budget, used, enqueued: due.length };
+    },
+
+    company: lookupCompany('licence'),
+    recheckCompany: lookupCompany('recheckLicence'),
+    licence: fetchLicence,
+    recheckLicence: fetchLicence,
+
+    person: async (p) => {
+      const search = await client.searchPerson({ firstName: p.firstName, lastName: p.lastName, birthDate: p.birthDate });
+      const wanted = await worthFetching(sql, search.hits);
+      await enqueueMany('licence', wanted.map((gisaZahl) => ({ gisaZahl, cause: `p${Buffer.from(p.personId).toString('base64url')}`, person: p })));
+      await markChecked(sql, { personId: p.personId });
+      return { hits: search.hits.length, toFetch: wanted.length };
+    },
+
+    extract: async (p, job: Job) => {
+      const [have] = await sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM trade_extract WHERE gisa_zahl = ${p.gisaZahl} AND language = ${p.language} AND historical = ${p.historical}
+           AND fetched_at >= ${p.day}::date AND fetched_at < ${p.day}::date + 1`;
+      if (have!.n > 0) return { stored: true };
+      try {
+        const jobId = await client.startExtract(p.gisaZahl, p.language, p.historical);
+        await setExtractState(sql, p, 'pending', null);
+        await sleep(deps.firstPollMs ?? 2000);
+        while ((await client.extractStatus(jobId)) !== 'Completed') await sleep(deps.pollMs ?? 10_000);
+        const pdf = await client.extract(jobId);
+        await sql.begin(async (tx) => {
+          await tx`
+            INSERT INTO trade_extract (gisa_zahl, language, historical, content) VALUES (${p.gisaZahl}, ${p.language}, ${p.historical}, ${pdf})
+            ON CONFLICT (gisa_zahl, language, historical) DO UPDATE SET content = EXCLUDED.content, fetched_at = now()`;
+          await setExtractState(tx as unknown as Sql, p, 'done', null);
+        });
+        return { bytes: pdf.length };
+      } catch (err) {
+        if (err instanceof GisaExtractQuotaError) {
+          // Only this job waits for the extract quota; the data lookups go on.
+          await job.moveToDelayed(Date.now() + err.retryAfterMs, job.token);
+          throw new DelayedError();
+        }
+        if (err instanceof GisaNotFoundError) {
+          await setExtractState(sql, p, 'unknown', err.message);
+          throw err;
+        }
+        await setExtractState(sql, p, 'pending', (err as Error).message).catch(() => undefined);
+        // An expired or foreign job id: the retry starts a new extract job.
+        if (err instanceof GisaJobLostError) throw new UpstreamUnavailableError('gisa', 200, err.message, { cause: err });
+        throw err;
+      }
+    },
+  };
+}

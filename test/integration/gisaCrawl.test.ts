@@ -1,0 +1,156 @@
+// The GISA crawl through the real pipeline against the fake: a replay of the bundled corpus follows
+// the Firmenbuch's company changes to every company's and named person's licences; a second replay
+// writes nothing; a licence that ends upstream gives one trade change at the next lookup; and the
+// quota holds with 300 lookups queued (the real Redis limiter, the window shortened to seconds).
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFakeGisa } from '../../pipeline/gisa/fake/fakeGisa.js';
+import { LICENCES } from '../../pipeline/gisa/fake/fixtureModel.js';
+import { GisaClient } from '../../pipeline/gisa/gisaClient.js';
+import { gisaHandlers } from '../../pipeline/gisa/gisaJobs.js';
+import { gisa } from '../../pipeline/gisa/index.js';
+import { startPipeline } from '../../pipeline/pipelineWorker.js';
+import { replay } from '../../pipeline/replay/replay.js';
+import { fnrCheckLetter } from '../../schemas/identifiers.js';
+import { createLogger } from '../../runtime/logger.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+
+const CORPUS = new URL('../../fixtures/corpus/', import.meta.url).pathname;
+const log = createLogger('silent');
+const prefix = () => `gisa-${randomBytes(4).toString('hex')}`;
+
+describe('GISA crawl of the bundled corpus', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('follows the company changes to the licences of companies and of the persons they name', async () => {
+    const summary = await replay({ sql: db.sql, redisUrl: inject('redisUrl'), log, fixturesDir: CORPUS, prefix: prefix() });
+    expect(summary.failed).toEqual([]);
+    const [stored] = await db.sql<{ n: number; companies: number; natural: number }[]>`
+      SELECT count(*)::int AS n, count(DISTINCT fnr)::int AS companies,
+             count(*) FILTER (WHERE holder_kind = 'natural' AND fnr IS NULL)::int AS natural FROM trade_license`;
+    // Every fixture licence but the namesake's (nobody with that birth date is in the register).
+    expect(stored!.n).toBe(readdirSync(`${CORPUS}gisa/gewerbe`).length - 1);
+    expect(stored!.companies).toBe(27);
+    expect(stored!.natural).toBe(7);
+    expect(summary.sources.gisa!.licenses).toBe(stored!.n);
+    const [namesake] = await db.sql`SELECT gisa_zahl FROM trade_license WHERE holder_person_id = 'gerhard-leitner-1970-05-05'`;
+    expect(namesake).toBeUndefined();
+    // The catalogue is merged with § 94: Baumeister is Z 5, Handelsgewerbe is free.
+    const trades = await db.sql<{ tradeKey: string; kind: string; regulatedZiffer: number | null }[]>`
+      SELECT trade_key, kind, regulated_ziffer FROM trade WHERE trade_key IN ('290500', '599999', '710100') ORDER BY trade_key`;
+    expect(trades).toEqual([
+      { tradeKey: '290500', kind: 'reglementiert', regulatedZiffer: 5 },
+      { tradeKey: '599999', kind: 'frei', regulatedZiffer: null },
+      { tradeKey: '710100', kind: 'reglementiert', regulatedZiffer: 71 },
+    ]);
+    const counts = await db.sql<{ total: number; active: number }[]>`SELECT total, active FROM trade_license_count WHERE trade_key = '599999'`;
+    const [actual] = await db.sql<{ total: number; active: number }[]>`
+      SELECT count(*)::int AS total, count(*) FILTER (WHERE ended_on IS NULL)::int AS active FROM trade_license WHERE trade_key = '599999'`;
+    expect(counts[0]).toEqual(actual);
+    // Business changes (its set of current trade keys changed) for every company that holds a current licence.
+    const [business] = await db.sql<{ n: number }[]>`SELECT count(DISTINCT fnr)::int AS n FROM change_log WHERE type = 'business' AND changed_fields = '{tradeLicenses}'`;
+    const [holding] = await db.sql<{ n: number }[]>`
+      SELECT count(DISTINCT t.fnr)::int AS n FROM trade_license t JOIN company c USING (fnr) WHERE t.ended_on IS NULL`;
+    expect(business!.n).toBe(holding!.n);
+  });
+
+  it('writes no change on a second replay', async () => {
+    const [before] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log`;
+    const summary = await replay({ sql: db.sql, redisUrl: inject('redisUrl'), log, fixturesDir: CORPUS, prefix: prefix() });
+    expect(summary.failed).toEqual([]);
+    const [after] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log`;
+    expect(after!.n).toBe(before!.n);
+  });
+
+  it('a licence that ends upstream gives one trade change at the next lookup, and the key set changes', async () => {
+    const fake = await startFakeGisa({ fixturesDir: CORPUS });
+    try {
+      fake.endLicence('100000016', '2026-11-20'); // Bergblick Tischlerei: Tischler
+      // The handlers as a worker runs them, the licence jobs a lookup enqueues worked at once.
+      const queued: Array<{ gisaZahl: string; cause: string }> = [];
+      const handlers = gisaHandlers({
+        sql: db.sql, client: new GisaClient({ baseUrl: fake.url }), log,
+        enqueueMany: async (key, payloads) => {
+          if (key === 'licence') queued.push(...(payloads as typeof queued));
+        },
+      });
+      const lookup = async (cause: string) => {
+        await handlers.company({ fnr: '412785m', cause }, undefined as never);
+        for (const job of queued.splice(0)) await handlers.licence(job, undefined as never);
+      };
+      const [start] = await db.sql<{ last: number }[]>`SELECT coalesce(max(id), 0)::int AS last FROM change_log`;
+      const last = start!.last;
+      await lookup('test');
+      const changes = await db.sql`SELECT type, fnr, action, changed_fields, gisa_zahl FROM change_log WHERE id > ${last} ORDER BY id`;
+      expect(changes).toEqual([
+        { type: 'trade', fnr: '412785m', action: 'updated', changedFields: ['endedOn', 'isActive'], gisaZahl: '100000016' },
+        { type: 'business', fnr: '412785m', action: 'updated', changedFields: ['tradeLicenses'], gisaZahl: null },
+      ]);
+      await lookup('again');
+      const [count] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log WHERE id > ${last}`;
+      const n = count!.n;
+      expect(n).toBe(2);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('GISA quota', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('300 lookups queued: never more than 200 calls in any window, all done, none failed', async () => {
+    const windowMs = 2000;
+    const fake = await startFakeGisa({ fixturesDir: CORPUS, dataQuota: 200, quotaWindowMs: windowMs });
+    const outcomes: Record<string, number> = {};
+    const pipeline = await startPipeline({
+      sql: db.sql, redisUrl: inject('redisUrl'), log, registers: [gisa], concurrency: 16, prefix: prefix(), backoffDelayMs: 100,
+      // Jobs start as fast as they like: only the call quota holds them back. The limiter's window has a
+      // margin over the upstream's for the time between counting a call and its arrival (61 s over 60 s
+      // by default); here the fake, the workers and Postgres share one busy event loop, so 200 ms.
+      upstreams: { gisa: { baseUrl: fake.url, ratePerSecond: 1000, quotas: { data: { max: 200, windowMs: windowMs + 200 }, extract: { max: 10, windowMs: windowMs + 200 } } } },
+      onOutcome: (e) => {
+        outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
+      },
+    });
+    try {
+      // The corpus's companies (with licences: several calls each) and companies GISA knows nothing of.
+      const fnrs = ['412785m', '33918f', '98231h', '87345z', '17742t'];
+      for (let n = 700001; fnrs.length < 300; n++) fnrs.push(`${n}${fnrCheckLetter(n)}`);
+      await pipeline.enqueueMany(gisa, 'company', fnrs.map((fnr) => ({ fnr, cause: 'quota-test' })));
+      await pipeline.drained(100);
+      const times = fake.calls.map((c) => c.at).sort((a, b) => a - b);
+      let most = 0;
+      for (let i = 0, j = 0; i < times.length; i++) {
+        while (times[i]! - times[j]! > windowMs) j++;
+        most = Math.max(most, i - j + 1);
+      }
+      expect(times.length).toBeGreaterThan(300);
+      expect(most).toBeLessThanOrEqual(200);
+      expect(most).toBeGreaterThan(100);
+      expect(fake.quotaErrors).toBe(0);
+      // 300 lookups and the licence jobs they enqueued (one per licence of the five corpus companies).
+      expect(outcomes.completed).toBe(300 + LICENCES.filter((l) => fnrs.includes(l.holder.company?.fnr ?? '')).length);
+      expect(outcomes.failed ?? 0).toBe(0);
+      expect(outcomes.throttled ?? 0).toBeGreaterThan(0);
+      const [checked] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM gisa_company_check WHERE checked_at IS NOT NULL`;
+      expect(checked!.n).toBe(300);
+    } finally {
+      await pipeline.close();
+      await fake.close();
+    }
+  }, 60_000);
+});
