@@ -2,7 +2,7 @@
 // companies and name resolution. A screener hit (presentScreenerRow, schemas/screenerRecords.ts) and
 // the key-figure objects (schemas/figureRecords.ts) stay in schemas/: the indexer's in-memory columns
 // write the same JSON.
-import type { MatchBand, NameHit, ResolveBand } from '../../indexer/search/nameSearch.js';
+import { presentedScore, type MatchBand, type NameHit, type ResolveBand } from '../../indexer/search/nameSearch.js';
 import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
 import { codeAndText, presentScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
 
@@ -187,7 +187,7 @@ export function presentProfile(p: Profile) {
 
 /** Why an autocomplete entry matched, in the API's words. */
 const MATCHED_ON: Record<MatchBand, 'name' | 'formerName' | 'fnr' | 'word' | 'fuzzy'> = {
-  fnr: 'fnr', fnrPrefix: 'fnr', exact: 'name', prefix: 'name', word: 'word', former: 'formerName', fuzzy: 'fuzzy',
+  fnr: 'fnr', fnrPrefix: 'fnr', exact: 'name', prefix: 'name', word: 'word', formerExact: 'formerName', former: 'formerName', fuzzy: 'fuzzy',
 };
 
 /** An autocomplete entry (GET /businesses/names): matchedName is the former name for formerName, else the current one. */
@@ -204,9 +204,9 @@ export function presentResolvedName(name: string, hits: NameHit[], band: Resolve
   return {
     name,
     fnr: band === 'none' ? null : best!.fnr,
-    matchedName: band === 'none' ? null : best!.name,
-    score: best ? Math.round(best.score * 1000) / 1000 : 0,
+    matchedName: band === 'none' ? null : best!.matchedName ?? best!.name,
+    score: best ? presentedScore(best.score) : 0,
     match: band,
-    candidates: hits.map((h) => ({ fnr: h.fnr, name: h.name, score: Math.round(h.score * 1000) / 1000 })),
+    candidates: hits.map((h) => ({ fnr: h.fnr, name: h.name, score: presentedScore(h.score) })),
   };
 }

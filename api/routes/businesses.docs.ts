@@ -7,6 +7,7 @@ import {
   accessResponses, codeText, fnrPath, jsonContent, KeyFigures, pageOf, problemResponses, registerExample, registerJsonGet, requestJsonContent,
 } from '../openapi/common.js';
 import { GES, HG_WIEN, keyFigures, LG_GRAZ, LG_KORNEUBURG, MUELLER_2024 } from '../openapi/exampleData.js';
+import { RESOLVE_THRESHOLDS } from '../../indexer/search/nameSearch.js';
 import { countQuery, namesQuery, resolveNamesBody, screenerQuery, similarQuery } from './businesses.js';
 
 const ScreenerRow = z
@@ -83,7 +84,7 @@ const similarExample = {
 };
 
 const resolveNamesRequestExample = {
-  names: ['Müller Bau GmbH', 'Mueller Bau Gesellschaft m.b.H.', 'Korneuburger Werftareal Projektentwickl.', 'Huber & Gruber', 'Beispiel Firma XY'],
+  names: ['Müller Bau GmbH', 'Mueller Bau Gesellschaft m.b.H.', 'Müller Bau Korneuburg GmbH', 'Korneuburger Werftareal Projektentwickl.', 'Huber & Gruber', 'Beispiel Firma XY'],
 };
 
 const resolveNamesResponseExample = [
@@ -94,6 +95,10 @@ const resolveNamesResponseExample = [
   {
     name: 'Mueller Bau Gesellschaft m.b.H.', fnr: '30435h', matchedName: 'Müller Bau GmbH', score: 1, match: 'exact',
     candidates: [{ fnr: '30435h', name: 'Müller Bau GmbH', score: 1 }],
+  },
+  {
+    name: 'Müller Bau Korneuburg GmbH', fnr: '402287z', matchedName: 'Müller Bau Korneuburg GmbH', score: 1, match: 'exact',
+    candidates: [{ fnr: '402287z', name: 'Korneuburger Werftareal Projektentwicklungs GmbH', score: 1 }],
   },
   {
     name: 'Korneuburger Werftareal Projektentwickl.', fnr: '402287z', matchedName: 'Korneuburger Werftareal Projektentwicklungs GmbH',
@@ -139,8 +144,15 @@ export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
     pageOf(ScreenerRow.extend({ similarity: z.number().meta({ description: '0.5 industry + 0.3 size + 0.2 region, 0..1' }) })), {
       params: fnrPath, problems: [400, 404], examples: example('SimilarCompanies', 'Companies similar to 30435h (pageSize=2)', similarExample),
     });
+  const { probable, review } = RESOLVE_THRESHOLDS;
   registry.registerPath({
     method: 'post', path: '/businesses/resolve-names', tags, summary: 'Company names in, company numbers out',
+    description: 'Each name gets its best candidate and a label from it, on the `score` as answered (0..1, three decimals): ' +
+      '`exact` when the name without its legal form (umlauts spelled either way, case and punctuation ignored) equals the candidate\'s current name ' +
+      'or one of its former names (`matchedName` then is that former name), or the score is 1 (a misspelt legal form over an exact name); ' +
+      `\`probable\` when ${probable} <= score < 1; \`review\` when ${review} <= score < ${probable}; \`none\` below ${review} or without a candidate (\`fnr\` and \`matchedName\` null). ` +
+      'So a score of 1 is always `exact`. Other scores are the trigram similarity of the names (a typo: of the names without legal form). ' +
+      'Candidates: up to 5, best first, with their scores.',
     request: {
       body: {
         required: true,
@@ -150,7 +162,7 @@ export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
     responses: {
       200: {
         description: 'One answer per name, in input order',
-        content: jsonContent(z.array(ResolvedName), example('ResolveNamesResponse', 'Every match band: exact (also across umlaut and legal-form spellings), probable, review, none', resolveNamesResponseExample)),
+        content: jsonContent(z.array(ResolvedName), example('ResolveNamesResponse', 'Every match band: exact (also across umlaut and legal-form spellings, and on a former name), probable, review, none', resolveNamesResponseExample)),
       },
       ...problemResponses(400, 415), ...accessResponses(),
     },

@@ -47,9 +47,12 @@ export function coreName(normalised: string): string {
   return core;
 }
 
-/** `fnr` / `fnrPrefix`: the term is the company's number or its start (fnrSearch.ts, autocomplete only). */
-export type MatchBand = 'fnr' | 'exact' | 'prefix' | 'fnrPrefix' | 'word' | 'former' | 'fuzzy';
-const BAND_RANK: Record<MatchBand, number> = { fnr: 0, exact: 1, prefix: 2, fnrPrefix: 3, word: 4, former: 5, fuzzy: 6 };
+/**
+ * `fnr` / `fnrPrefix`: the term is the company's number or its start (fnrSearch.ts, autocomplete only);
+ * `formerExact`: a former name's core equals the term's (resolve-names only).
+ */
+export type MatchBand = 'fnr' | 'exact' | 'formerExact' | 'prefix' | 'fnrPrefix' | 'word' | 'former' | 'fuzzy';
+const BAND_RANK: Record<MatchBand, number> = { fnr: 0, exact: 1, formerExact: 2, prefix: 3, fnrPrefix: 4, word: 5, former: 6, fuzzy: 7 };
 
 export interface NameHit {
   fnr: string;
@@ -254,11 +257,11 @@ function formerMatched(formerNames: string[] | null, matches: (norm: string) => 
 }
 
 /** Rows of a statement whose former-name rows carry `former_names`, with the matching one as matchedName. */
-function withMatchedFormer(rows: Array<BandRow & { formerNames: string[] | null }>, terms: Term[]): BandRow[] {
+function withMatchedFormer(rows: Array<BandRow & { formerNames: string[] | null }>, terms: Term[], exact: boolean): BandRow[] {
   return rows.map(({ formerNames, ...row }) => {
-    if (row.band !== 'former') return row;
+    if (row.band !== 'former' && row.band !== 'formerExact') return row;
     const { core } = terms[row.i - 1]!;
-    const matchedName = formerMatched(formerNames, (n) => n.startsWith(core) || n.includes(` ${core}`));
+    const matchedName = formerMatched(formerNames, exact ? (n) => coreName(n) === core : (n) => n.startsWith(core) || n.includes(` ${core}`));
     return matchedName === undefined ? row : { ...row, matchedName };
   });
 }
@@ -279,7 +282,25 @@ async function wordAndFormer(sql: Sql, terms: Term[], limit: number): Promise<Ba
          WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ q.words::tsquery
            AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE f LIKE q.prefix OR f LIKE q.word_prefix)
          LIMIT ${limit * 2})) h`;
-  return withMatchedFormer(rows, terms);
+  return withMatchedFormer(rows, terms, false);
+}
+
+/**
+ * Former names whose core is the term's (resolve-names: an exact match on a former name is exact).
+ * The former names' word index finds the companies holding all the core's words; search_core() (the
+ * SQL twin of coreName()) then checks each former name of those few.
+ */
+async function formerExact(sql: Sql, terms: Term[], limit: number): Promise<BandRow[]> {
+  const rows = await sql<Array<BandRow & { formerNames: string[] | null }>>`
+    SELECT q.i::int AS i, h.fnr, h.name, h.city, h.is_active, 'formerExact' AS band, 1.0::float8 AS score, h.former_names
+      FROM unnest(${terms.map((t) => t.core)}::text[], ${terms.map((t) => t.core.split(' ').map((w) => `'${w}'`).join(' & '))}::text[])
+           WITH ORDINALITY AS q(core, words, i)
+     CROSS JOIN LATERAL (
+       SELECT fnr, name, city, is_active, former_names FROM company_search
+        WHERE former_names_norm <> '{}' AND array_to_tsvector(string_to_array(all_names_norm, ' ')) @@ q.words::tsquery
+          AND EXISTS (SELECT 1 FROM unnest(former_names_norm) f WHERE search_core(f) = q.core)
+        ORDER BY is_active DESC, name_norm USING ~<~, fnr LIMIT ${limit}) h`;
+  return withMatchedFormer(rows, terms, true);
 }
 
 /** Fuzzy band: one-edit candidates by thirds of the core plus misspelt-suffix cores, best `limit` per term. */
@@ -356,6 +377,7 @@ interface Band {
 }
 const EXACT_AND_PREFIX: Band = { run: exactAndPrefix, chunk: 250 };
 const WORD_AND_FORMER: Band = { run: wordAndFormer, chunk: 8 };
+const FORMER_EXACT: Band = { run: formerExact, chunk: 8 };
 const FUZZY: Band = { run: fuzzy, chunk: 40 };
 
 const byFnr = (a: NameHit, b: NameHit) => (a.fnr < b.fnr ? -1 : a.fnr > b.fnr ? 1 : 0);
@@ -366,7 +388,7 @@ const byRank = (a: NameHit, b: NameHit) =>
   BAND_RANK[a.band] - BAND_RANK[b.band] || (a.band === 'fnrPrefix' ? byFnr(a, b) : 0) ||
   Number(b.isActive) - Number(a.isActive) || b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || byFnr(a, b);
 
-/** Collects band rows per term; a company keeps its best band. */
+/** Collects band rows per term; a company keeps its best band (a later band can rank higher: formerExact). */
 class Collector {
   private readonly hits: NameHit[][];
   private readonly seen: Array<Map<string, number>>;
@@ -390,6 +412,9 @@ class Collector {
   }
   count(at: number) {
     return this.hits[at]!.length;
+  }
+  hasExact(at: number) {
+    return this.hits[at]!.some((h) => h.band === 'exact');
   }
   result(limit: number) {
     return this.hits.map((h) => h.sort(byRank).slice(0, limit));
@@ -431,6 +456,8 @@ async function searchNames(sql: Sql, inputs: string[], limit: number, fill: bool
     }
   };
   await run(() => true, EXACT_AND_PREFIX);
+  // Resolve-names only: autocomplete ranks former names after word prefixes (api-decisions.md).
+  if (!fill) await run((at) => !found.hasExact(at), FORMER_EXACT);
   await run((at) => (fill ? found.count(at) < limit : found.count(at) === 0), WORD_AND_FORMER);
   await run((at) => found.count(at) === 0 && terms[at]!.core.length >= MIN_INFIX_CORE, FUZZY);
   const hits = found.result(limit);
@@ -528,11 +555,22 @@ export async function resolveNames(sql: Sql, names: string[], limit: number): Pr
 
 export type ResolveBand = 'exact' | 'probable' | 'review' | 'none';
 
-/** Match band of a resolve-names answer from the best candidate's band and score. */
+/** The score as answered: three decimals. */
+export const presentedScore = (score: number) => Math.round(score * 1000) / 1000;
+
+/** Thresholds of the resolve-names labels on the answered score (documented in businesses.docs.ts). */
+export const RESOLVE_THRESHOLDS = { probable: 0.8, review: 0.5 } as const;
+
+/**
+ * Match band of a resolve-names answer from the best candidate: `exact` when its core equals the
+ * name's on the current or a former name, or its score as answered is 1 (a misspelt legal form over
+ * an exact core); else by the answered score, so a client sees the same number the label came from.
+ */
 export function resolveBand(hit: NameHit | undefined): ResolveBand {
   if (!hit) return 'none';
-  if (hit.band === 'exact') return 'exact';
-  if (hit.score >= 0.8) return 'probable';
-  if (hit.score >= 0.5) return 'review';
+  const score = presentedScore(hit.score);
+  if (hit.band === 'exact' || hit.band === 'formerExact' || score >= 1) return 'exact';
+  if (score >= RESOLVE_THRESHOLDS.probable) return 'probable';
+  if (score >= RESOLVE_THRESHOLDS.review) return 'review';
   return 'none';
 }

@@ -169,7 +169,7 @@ describe('resolveNames', () => {
     expect(answers).toHaveLength(names.length);
     expect(answers.map((hits) => (hits[0] ? [hits[0].fnr, hits[0].band] : null))).toEqual([
       [seedFnr(3006), 'exact'], [seedFnr(3001), 'exact'], null, null,
-      [seedFnr(3007), 'exact'], [seedFnr(3007), 'fuzzy'], [seedFnr(3006), 'exact'], [seedFnr(3005), 'former'], null,
+      [seedFnr(3007), 'exact'], [seedFnr(3007), 'fuzzy'], [seedFnr(3006), 'exact'], [seedFnr(3005), 'formerExact'], null,
     ]);
     // the same name twice gets the same answer; exact matches keep their prefix candidates
     expect(answers[6]).toEqual(answers[0]);
