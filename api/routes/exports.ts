@@ -126,6 +126,11 @@ function sendCsv(ctx: Context, rows: AsyncGenerator<ExportRow>, columns: ExportC
 /** Writes the workbook into `out` row by row as the cursor delivers them; ends `out` when done. */
 type WorkbookWriter = typeof ExcelJsModule.stream.xlsx.WorkbookWriter;
 
+const DATE_STYLE: Partial<ExcelJsModule.Style> = { numFmt: 'yyyy-mm-dd' };
+const PLAIN_STYLE: Partial<ExcelJsModule.Style> = {};
+/** Rows written between two turns of the event loop, so one turn stays a few milliseconds long. */
+const ROWS_PER_TURN = 20;
+
 async function writeWorkbook(Writer: WorkbookWriter, out: PassThrough, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<void> {
   const workbook = new Writer({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Companies', { views: [{ state: 'frozen', ySplit: 1 }] });
@@ -133,11 +138,21 @@ async function writeWorkbook(Writer: WorkbookWriter, out: PassThrough, rows: Asy
     header: c.key, key: c.key, width: c.kind === 'text' ? 30 : 16, ...(c.kind === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : {}),
   }));
   sheet.getRow(1).font = { bold: true };
+  // One style object per column kind: exceljs caches a style's id by object, and would otherwise
+  // work out the style of every cell anew.
+  const styles = columns.map((c) => (c.kind === 'date' ? DATE_STYLE : PLAIN_STYLE));
+  let written = 0;
   for await (const row of rows) {
-    sheet.addRow(columns.map((c) => {
+    const added = sheet.addRow(columns.map((c) => {
       const value = cellValue(c, row);
       return c.kind === 'date' && typeof value === 'string' ? new Date(`${value}T00:00:00Z`) : value;
-    })).commit();
+    }));
+    added.eachCell((cell, i) => {
+      cell.style = styles[i - 1]!;
+    });
+    added.commit();
+    // Rows of one cursor batch arrive without a pause: let other requests in between.
+    if (++written % ROWS_PER_TURN === 0) await new Promise((next) => setImmediate(next));
   }
   sheet.commit();
   await workbook.commit();
