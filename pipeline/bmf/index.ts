@@ -33,6 +33,8 @@ export const bmf = defineRegister({
   schedules: (config) => [{ id: 'bmf.poll', everyMs: Math.round(config.BMF_LSU_POLL_HOURS * 3_600_000), job: 'poll', data: {} }],
   replay: {
     hasFixtures: (dir) => access(listsDir(dir)).then(() => true, () => false),
+    // Listings are linked to the companies the other registers stored: the list is applied after them.
+    afterOthers: true,
     // Live: the list as it is now. Fixtures: every version, one poll after the other (the fake serves them in order).
     start: async ({ mode, fixturesDir, enqueue }) => {
       if (mode === 'live') return enqueue('poll', {});

@@ -9,6 +9,7 @@ import { bmf } from '../../pipeline/bmf/index.js';
 import { startFakeLsu, type FakeLsu } from '../../pipeline/bmf/fake/fakeLsu.js';
 import { listingsOf, parseLsuList } from '../../pipeline/bmf/lsuParser.js';
 import { startPipeline, type Pipeline } from '../../pipeline/pipelineWorker.js';
+import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import type { FaultRates } from '../../pipeline/register.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createMetrics, type ServiceMetrics } from '../../runtime/metrics.js';
@@ -111,4 +112,25 @@ describe('BMF poll', () => {
     expect(await state()).toEqual(before);
     expect(await metric('pipeline_register_refused_total{register="bmf",reason="too-many-removals"}')).toHaveLength(1);
   });
+});
+
+describe('replay of the bundled corpus', () => {
+  it('applies both list versions after the companies are stored, links them and counts bogusListings', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const summary = await replay({ sql: fresh.sql, redisUrl: inject('redisUrl'), log, fixturesDir: BUNDLED_CORPUS, prefix: `bmf-replay-${randomBytes(4).toString('hex')}` });
+      expect(summary.failed).toEqual([]);
+      expect(summary.sources.bmf).toMatchObject({ bogusListings: 30, bogusListingsRemoved: 1, jobsFailed: 0 });
+      const linked = await fresh.sql<{ fnr: string; evidence: string }[]>`
+        SELECT fnr, link_evidence AS evidence FROM bogus_company_listing WHERE removed_at IS NULL AND fnr IN (SELECT fnr FROM company) ORDER BY fnr`;
+      // Corpus companies on version 2: by FN, and the three listed without one by name + address.
+      expect(linked).toEqual([
+        { fnr: '124530h', evidence: 'register-fn' }, { fnr: '156207t', evidence: 'register-fn' }, { fnr: '421877h', evidence: 'register-fn' },
+        { fnr: '455190y', evidence: 'name-address' }, { fnr: '512309x', evidence: 'name-address' }, { fnr: '584120a', evidence: 'name-address' },
+        { fnr: '640215v', evidence: 'register-fn' }, { fnr: '667215z', evidence: 'register-fn' },
+      ]);
+    } finally {
+      await fresh.drop();
+    }
+  }, 60_000);
 });
