@@ -43,6 +43,11 @@ const configSchema = z.object({
   EDIKTE_URL: urlWithDefault('https://iwg.justiz.gv.at/edikte/id/idiwg8.nsf/api/data'),
   EDIKTE_USER: optionalString,
   EDIKTE_PASSWORD: optionalString,
+  /** Ediktsdatei: the change recipe's period (the first run pages through everything), requests per second, timeout, re-linking period. */
+  EDIKTE_POLL_HOURS: z.coerce.number().min(0.1).default(4),
+  EDIKTE_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(5),
+  EDIKTE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  EDIKTE_RELINK_MINUTES: z.coerce.number().min(1).default(15),
   BMF_LSU_URL: urlWithDefault('https://service.bmf.gv.at/service/allg/lsu/__Gen_Csv.asp'),
   /** How often the BMF list of bogus companies is downloaded (hours; it changes a few times a week), and the download's timeout. */
   BMF_LSU_POLL_HOURS: z.coerce.number().min(0.1).default(24),

@@ -1,0 +1,155 @@
+// The Ediktsdatei job handlers. Each is small and idempotent: a poll decides what the crawl does next,
+// a page job reads one page of a view and fans out (documents) or erases (deletions), a document job
+// fetches, parses, links and stores one edict (stores of concurrent jobs share a transaction, group
+// commit), and re-linking follows the change log's business changes.
+import type { Sql } from '../../runtime/db.js';
+import type { Logger } from '../../runtime/logger.js';
+import { readChanges } from '../../runtime/changeLog.js';
+import { GroupCommit } from '../jobs/groupCommit.js';
+import type { Enqueue, EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
+import {
+  completeFullCrawl, fullCrawl, fullPageDone, linkCursor, recipeWatermark, setLinkCursor, startChangeRun, startFullCrawl, windowDone, windowSplit,
+} from './crawlState.js';
+import { MAX_PAGE_SIZE, type IwgClient } from './iwgClient.js';
+import type { EdikteJobs } from './jobs.js';
+import {
+  deleteNotices, noticeLinkCounts, noticesNaming, relinkNotices, storeNotices, type Linker, type NoticeStoreItem, type NoticeStoreResult,
+} from './noticeStore.js';
+import { SEARCH_CAP, addDays, splitWindow, windowSearch, type SearchWindow } from './searchWindows.js';
+
+export interface EdikteJobDeps {
+  sql: Sql;
+  client: IwgClient;
+  enqueue: Enqueue<EdikteJobs>;
+  enqueueMany: EnqueueMany<EdikteJobs>;
+  log: Logger;
+  onRun?: (event: RegisterRunReport) => void;
+  /** The clock (tests set it); default the real time. */
+  now?: () => Date;
+  link?: Linker;
+}
+
+/** Most edicts of one kind in one transaction. */
+const MAX_BATCH = 64;
+/** Business changes re-linking reads per run; a larger backlog is taken by the next run. */
+const RELINK_BATCH = 5000;
+
+const VIENNA_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vienna', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** Publication dates are Vienna dates. */
+export const viennaDate = (at: Date) => VIENNA_DATE.format(at);
+
+/** Stores a batch, falling back to one transaction per edict so a bad one fails alone. */
+async function storeEach(sql: Sql, items: NoticeStoreItem[], link?: Linker): Promise<Array<NoticeStoreResult | Error>> {
+  try {
+    return await storeNotices(sql, items, link);
+  } catch (err) {
+    if (items.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+  }
+  const results: Array<NoticeStoreResult | Error> = [];
+  for (const item of items) results.push(...(await storeEach(sql, [item], link)));
+  return results;
+}
+
+export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
+  const { sql, client, enqueue, enqueueMany, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  const notices = new GroupCommit<NoticeStoreItem, NoticeStoreResult>((items) => storeEach(sql, items, deps.link), {
+    maxBatch: MAX_BATCH, key: (item) => item.notice.ediktId,
+  });
+  const runDone = async () => deps.onRun?.({ outcome: 'success', itemsFetched: 0, linksByEvidence: await noticeLinkCounts(sql) });
+
+  /** The documents of a page, each with the @modified stored for it (If-Modified-Since). */
+  async function enqueueDocuments(unids: string[]): Promise<void> {
+    if (unids.length === 0) return;
+    const known = await sql<{ unid: string; modified: Date | null }[]>`
+      SELECT unid, source_modified_at AS modified FROM court_notice WHERE unid = ANY(${unids}::text[])`;
+    const since = new Map(known.map((k) => [k.unid, k.modified?.toISOString() ?? null]));
+    await enqueueMany('document', unids.map((unid) => ({ unid, since: since.get(unid) ?? null })));
+  }
+
+  async function finishWindow(view: 'All' | 'Deletions', run: string, window: SearchWindow): Promise<void> {
+    if ((await windowDone(sql, view, run, window)) === 'complete') {
+      log.info({ view, run }, 'Ediktsdatei change run complete');
+      await runDone();
+    }
+  }
+
+  return {
+    poll: async ({ full, from }) => {
+      const at = now();
+      const today = viennaDate(at);
+      const state = await fullCrawl(sql);
+      if (full || !state.completedOn) {
+        const crawl = !full && state.crawl ? state.crawl : await startFullCrawl(sql, today, at);
+        await enqueue('page', { view: 'All', run: crawl.run, window: null, page: crawl.nextPage });
+        return { crawl: 'full', run: crawl.run, page: crawl.nextPage };
+      }
+      const runs: Record<string, string> = {};
+      for (const view of ['All', 'Deletions'] as const) {
+        const watermark = (await recipeWatermark(sql, view)) ?? state.crawl?.startedOn ?? today;
+        const root: SearchWindow = { from: from ?? addDays(watermark, -1), to: null };
+        const run = `${view}-${at.toISOString().slice(0, 16)}`;
+        await startChangeRun(sql, view, run, today, root);
+        await enqueue('page', { view, run, window: root, page: 0 });
+        runs[view] = root.from;
+      }
+      await enqueue('relink', {});
+      return { crawl: 'recipe', from: runs };
+    },
+
+    page: async ({ view, run, window, page }) => {
+      const result = await client.viewPage(view, page, window ? { search: windowSearch(view, window) } : {});
+      if (window && page === 0 && result.total !== null && result.total >= SEARCH_CAP) {
+        const children = splitWindow(window, viennaDate(now()));
+        if (children.length > 0) {
+          if ((await windowSplit(sql, view, run, window, children)) === 'stale') return { stale: true };
+          await enqueueMany('page', children.map((w) => ({ view, run, window: w, page: 0 })));
+          return { capped: result.total, split: children.length };
+        }
+        log.warn({ view, window }, `Ediktsdatei search still reaches the cap of ${SEARCH_CAP} for one day and one Bundesland: the rest of it is not reached`);
+      }
+      let erased = 0;
+      if (view === 'All') await enqueueDocuments(result.entries.map((e) => e.unid));
+      else {
+        const deletions = result.entries.filter((e) => e.ediktId && e.deletedAt).map((e) => ({ ediktId: e.ediktId!, deletedAt: e.deletedAt! }));
+        erased = (await deleteNotices(sql, deletions)).length;
+      }
+      const more = result.total !== null ? (page + 1) * MAX_PAGE_SIZE < result.total : result.entries.length === MAX_PAGE_SIZE;
+      if (window === null) {
+        // The full page-through: its cursor moves page by page, so a restart continues where it stood.
+        if (!(await fullPageDone(sql, run, page, result.total))) return { stale: true };
+        if (more) await enqueue('page', { view, run, window, page: page + 1 });
+        else if (await completeFullCrawl(sql, run, viennaDate(now()))) {
+          log.info({ run, total: result.total }, 'Ediktsdatei full page-through complete');
+          await runDone();
+        }
+      } else if (more) {
+        await enqueue('page', { view, run, window, page: page + 1 });
+      } else {
+        await finishWindow(view, run, window);
+      }
+      return { entries: result.entries.length, total: result.total, erased, more };
+    },
+
+    document: async ({ unid, since }) => {
+      const fetched = await client.document(unid, since);
+      if (fetched.status !== 'ok') return { status: fetched.status };
+      const stored = await notices.submit({ notice: fetched.notice, raw: fetched.raw, fetchedAt: now() });
+      deps.onRun?.({ outcome: 'success', itemsFetched: 1 });
+      return stored;
+    },
+
+    relink: async () => {
+      const cursor = await linkCursor(sql);
+      const changes = await readChanges(sql, { afterId: cursor, type: 'business', limit: RELINK_BATCH });
+      if (changes.length === 0) return { changes: 0 };
+      // Changes this register made itself (a company's notices) cannot move a link.
+      const fnrs = [...new Set(changes.filter((c) => c.fnr && c.changedFields.some((f) => f !== 'hasEdikt' && f !== 'openNotices')).map((c) => c.fnr!))];
+      const relinked = await relinkNotices(sql, await noticesNaming(sql, fnrs), deps.link);
+      await setLinkCursor(sql, changes[changes.length - 1]!.id);
+      if (changes.length === RELINK_BATCH) await enqueue('relink', {});
+      return { changes: changes.length, companies: fnrs.length, relinked };
+    },
+  };
+}
