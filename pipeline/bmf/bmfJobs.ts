@@ -9,7 +9,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { UnrecoverableInputError, UpstreamUnavailableError } from '../jobs/errors.js';
 import type { Enqueue, Handlers, RegisterRunReport } from '../register.js';
 import type { BMF_JOBS } from './jobs.js';
-import { applyListVersion, linkCounts, readListState, recordRefusal, type RefusalReason } from './listingStore.js';
+import { applyListVersion, linkCounts, readListState, recordRefusal, relinkListings, type RefusalReason } from './listingStore.js';
 import type { LsuClient } from './lsuClient.js';
 import { LsuParseError, lsuListComplete, parseLsuList } from './lsuParser.js';
 
@@ -42,9 +42,12 @@ export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
     poll: async (payload, job: Job) => {
       const state = await readListState(sql);
       const reply = await client.fetchList(state);
-      let result: unknown = { status: 'not-modified' };
-      if (reply.status === 'not-modified') await succeeded(0);
-      else {
+      let result: unknown;
+      if (reply.status === 'not-modified') {
+        // The list is as it was; companies stored since may link to it now.
+        result = { status: 'not-modified', relinked: await relinkListings(sql) };
+        await succeeded(0);
+      } else {
         if (!lsuListComplete(reply.text)) {
           const message = `BMF list of ${reply.bytes} bytes ends without its Stand: footer (cut off)`;
           if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new UpstreamUnavailableError('bmf', 200, message);
@@ -59,9 +62,9 @@ export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
         }
         const applied = await applyListVersion(sql, list, { etag: reply.etag, lastModified: reply.lastModified, force: payload.force });
         if (applied.status === 'refused') return refuse(applied.reason, applied.message, reply.text, list.version);
-        log.info({ ...applied }, 'BMF list');
+        result = applied.status === 'applied' ? applied : { ...applied, relinked: await relinkListings(sql) };
+        log.info(result, 'BMF list');
         await succeeded(list.rows.length);
-        result = applied;
       }
       if (payload.again) await enqueue('poll', { again: payload.again - 1 });
       return result;

@@ -7,9 +7,9 @@
 // `business` change naming the field, and the indexer carries it to the screener.
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import type { BogusListing, LsuList } from '../../schemas/bmfRecords.js';
-import { linkCompanies, type CompanyLink, type LinkSubject } from '../linking/companyLink.js';
+import { linkCompanies, type CompanyLink, type LinkCandidate, type LinkSubject } from '../linking/companyLink.js';
 import { recordChanges, type NewChange } from '../store/changeLog.js';
-import { listingsOf } from './lsuParser.js';
+import { addressParts, listingsOf } from './lsuParser.js';
 
 /** More than this share of the current listings gone in one version: refused, not applied. */
 export const MAX_REMOVED_SHARE = 0.2;
@@ -73,6 +73,24 @@ async function profilePrints(tx: TransactionSql, fnrs: string[]): Promise<Map<st
      WHERE bl.removed_at IS NULL AND bl.fnr = ANY(${fnrs}::text[])
      GROUP BY bl.fnr`;
   return new Map(rows.map((r) => [r.fnr, r.print]));
+}
+
+/**
+ * A `business` change for each stored company whose profile shows the list differently than before
+ * (`printsBefore`): naming isScheinunternehmen when the flag flipped. Returns how many were written.
+ */
+async function recordProfileChanges(tx: TransactionSql, touched: string[], printsBefore: Map<string, string>): Promise<number> {
+  const printsAfter = await profilePrints(tx, touched);
+  const existing = new Set((await tx<{ fnr: string }[]>`SELECT fnr FROM company WHERE fnr = ANY(${touched}::text[])`).map((r) => r.fnr));
+  const changes: NewChange[] = [];
+  for (const fnr of touched) {
+    const [was, is] = [printsBefore.get(fnr), printsAfter.get(fnr)];
+    if (was === is || !existing.has(fnr)) continue;
+    const flips = (was === undefined) !== (is === undefined);
+    changes.push({ type: 'business', fnr, action: 'updated', changedFields: flips ? ['isScheinunternehmen', 'scheinunternehmenKundmachungen'] : ['scheinunternehmenKundmachungen'] });
+  }
+  await recordChanges(tx, changes);
+  return changes.length;
 }
 
 function listingRow(l: BogusListing, link: CompanyLink, version: string) {
@@ -160,22 +178,58 @@ export async function applyListVersion(sql: Sql, list: LsuList, options: ApplyOp
         FROM jsonb_to_recordset(${pubs}) AS r(listing_key text, published_on date, decision_final_on date, deemed_since date, list_version text)
       ON CONFLICT (listing_key, published_on) DO UPDATE SET decision_final_on = EXCLUDED.decision_final_on, deemed_since = EXCLUDED.deemed_since`;
 
-    const printsAfter = await profilePrints(tx, touched);
-    const existing = new Set((await tx<{ fnr: string }[]>`SELECT fnr FROM company WHERE fnr = ANY(${touched}::text[])`).map((r) => r.fnr));
-    const changes: NewChange[] = [];
-    for (const fnr of touched) {
-      const [was, is] = [printsBefore.get(fnr), printsAfter.get(fnr)];
-      if (was === is || !existing.has(fnr)) continue;
-      const flips = (was === undefined) !== (is === undefined);
-      changes.push({ type: 'business', fnr, action: 'updated', changedFields: flips ? ['isScheinunternehmen', 'scheinunternehmenKundmachungen'] : ['scheinunternehmenKundmachungen'] });
-    }
-    await recordChanges(tx, changes);
+    const changes = await recordProfileChanges(tx, touched, printsBefore);
     const state = { etag: options.etag ?? null, lastModified: options.lastModified ?? null, appliedAt: new Date().toISOString(), rows: list.rows.length, listings: listings.length };
     await tx`
       INSERT INTO crawl_state (source, key, watermark, state) VALUES (${SOURCE}, ${STATE_KEY}, ${list.version}, ${tx.json(state)})
       ON CONFLICT (source, key) DO UPDATE SET watermark = EXCLUDED.watermark, state = EXCLUDED.state, updated_at = now()`;
     const added = listings.filter((l) => !known.has(l.listingKey)).length;
     const returned = listings.filter((l) => known.get(l.listingKey)?.active === false).length;
-    return { status: 'applied', version: list.version, listings: listings.length, added, removed: removed.length, returned, updated: written!.updated, changes: changes.length };
+    return { status: 'applied', version: list.version, listings: listings.length, added, removed: removed.length, returned, updated: written!.updated, changes };
+  });
+}
+
+// jsonb keeps its own key order, so candidates compare by their values.
+const candidatesKey = (candidates: LinkCandidate[]) => candidates.map((c) => `${c.fnr}:${c.evidence}:${c.confidence}`).join(',');
+
+interface StoredLink {
+  listingKey: string;
+  name: string;
+  listedFnr: string | null;
+  address: string | null;
+  fnr: string | null;
+  linkEvidence: string | null;
+  linkConfidence: string | null;
+  linkCandidates: unknown[];
+}
+
+/**
+ * Links the current listings of companies again, for a list version that did not change: companies
+ * stored since it came may now match by name and address (or a linked one be gone). Writes the links
+ * that differ, with their change rows; returns how many changes it wrote.
+ */
+export async function relinkListings(sql: Sql, link: NonNullable<ApplyOptions['link']> = linkCompanies): Promise<number> {
+  const stored = await sql<StoredLink[]>`
+    SELECT listing_key, name, listed_fnr, address, fnr, link_evidence, link_confidence::float8::text AS link_confidence, link_candidates
+      FROM bogus_company_listing WHERE removed_at IS NULL AND kind = 'legal' ORDER BY listing_key`;
+  const links = await link(sql, stored.map((l) => ({ fnr: l.listedFnr, name: l.name, zipCode: addressParts(l.address)?.zipCode, street: addressParts(l.address)?.street })));
+  const same = (l: StoredLink, n: CompanyLink) =>
+    l.fnr === n.fnr && l.linkEvidence === n.evidence && (l.linkConfidence === null ? null : Number(l.linkConfidence)) === n.confidence
+    && candidatesKey(l.linkCandidates as LinkCandidate[]) === candidatesKey(n.candidates);
+  const updates = stored.flatMap((l, i) => (same(l, links[i]!) ? [] : [{
+    listing_key: l.listingKey, fnr: links[i]!.fnr, link_evidence: links[i]!.evidence, link_confidence: links[i]!.confidence, link_candidates: links[i]!.candidates,
+  }]));
+  if (updates.length === 0) return 0;
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${BMF_LOCK})`;
+    const touched = [...new Set(updates.flatMap((u) => [u.fnr, stored.find((l) => l.listingKey === u.listing_key)!.fnr]).filter((f): f is string => f !== null))];
+    const printsBefore = await profilePrints(tx, touched);
+    await tx`
+      UPDATE bogus_company_listing b
+         SET fnr = r.fnr, link_evidence = r.link_evidence, link_confidence = r.link_confidence, link_candidates = r.link_candidates, updated_at = now()
+        FROM jsonb_to_recordset(${tx.json(updates as unknown as JsonRows)})
+             AS r(listing_key text, fnr text, link_evidence text, link_confidence numeric, link_candidates jsonb)
+       WHERE b.listing_key = r.listing_key AND b.removed_at IS NULL`;
+    return recordProfileChanges(tx, touched, printsBefore);
   });
 }

@@ -24,6 +24,12 @@ const ADDRESS = /^(\d{4})\s+([^,]+?)\s*(?:,\s*(.*))?$/;
 
 const lines = (text: string) => text.split(/\r\n|\r|\n/);
 
+/** "PLZ Ort, Straße Nr" as zip code, city and street; null without a leading Austrian zip code. */
+export function addressParts(address: string | null): { zipCode: string; city: string; street: string | null } | null {
+  const m = address ? ADDRESS.exec(address) : null;
+  return m ? { zipCode: m[1]!, city: m[2]!, street: m[3] || null } : null;
+}
+
 /**
  * True when the text ends with its `Stand:` footer. A body without one was cut off on the way (or
  * is no list at all): a transport fault to retry, never a list to apply.
@@ -111,16 +117,16 @@ function readRow(fields: string[], line: number): LsuRow {
   if (ids.uid !== null && !isUid(ids.uid)) warnings.push('uid-unreadable');
   if (ids.uid !== null && AT_UID.test(ids.uid) && !atUidCheckDigitValid(ids.uid)) warnings.push('uid-check-digit');
   if (ids.kz !== null && !isKennziffer(ids.kz)) warnings.push('kennziffer-unreadable');
-  const parts = address ? ADDRESS.exec(address) : null;
+  const parts = addressParts(address ?? null);
   if (address && !parts) warnings.push('address-without-zip');
   return {
     line,
     kind: birth ? 'natural' : 'legal',
     name,
     address: address ?? null,
-    zipCode: parts?.[1] ?? null,
-    city: parts?.[2] ?? null,
-    street: parts?.[3] || null,
+    zipCode: parts?.zipCode ?? null,
+    city: parts?.city ?? null,
+    street: parts?.street ?? null,
     publishedOn: readDate(published ?? null, 'published-on-unreadable', warnings),
     decisionFinalOn: readDate(decision ?? null, 'decision-final-on-unreadable', warnings),
     deemedSince: readDate(deemed ?? null, 'deemed-since-unreadable', warnings),

@@ -4,7 +4,7 @@
 // back, the unchanged version that writes nothing, and the safety valve that applies nothing.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyListVersion, readListState } from '../../pipeline/bmf/listingStore.js';
+import { applyListVersion, readListState, relinkListings } from '../../pipeline/bmf/listingStore.js';
 import { listingsOf, parseLsuList } from '../../pipeline/bmf/lsuParser.js';
 import type { LsuList } from '../../schemas/bmfRecords.js';
 import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
@@ -105,6 +105,20 @@ describe('BMF list versions', () => {
     expect(await applyListVersion(db.sql, V1)).toEqual({ status: 'unchanged', version: V1.version });
     expect(await applyListVersion(db.sql, { ...V1, version: '2026-09-01T06:00:00' })).toMatchObject({ status: 'stale' });
     expect(await tables()).toEqual(before);
+  });
+
+  it('links a listing to a company stored after its list version, once, when the list has not changed', async () => {
+    const before = await tables();
+    expect(await relinkListings(db.sql)).toBe(0);
+    expect(await tables()).toEqual(before);
+    const key = 'name:schwarzach montagebau gmbh|5620 schwarzach im pongau, marktplatz 2|2025-04-02';
+    expect(await listing(key)).toMatchObject({ fnr: null, linkCandidates: [] });
+    await seedCompanies(db.sql, [{ digits: 620011, name: 'Schwarzach Montagebau GmbH', zipCode: '5620', street: ['Marktplatz', '2'] }]);
+    const seeded = await lastChange();
+    expect(await relinkListings(db.sql)).toBe(1);
+    expect(await listing(key)).toMatchObject({ fnr: seedFnr(620011), linkEvidence: 'name-address', linkConfidence: '0.98' });
+    expect(await changesAfter(seeded)).toEqual([{ fnr: seedFnr(620011), changedFields: ['isScheinunternehmen', 'scheinunternehmenKundmachungen'] }]);
+    expect(await relinkListings(db.sql)).toBe(0);
   });
 
   it('applies version 2: adds and removes exactly its rows, and names the changed companies', async () => {
