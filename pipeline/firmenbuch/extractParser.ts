@@ -116,6 +116,26 @@ function joinLines(lines: string[], separator = ' '): string | null {
   return lines.length === 0 ? null : lines.join(separator);
 }
 
+/** Lower-case words that follow a hyphen at a line end in an elided compound ("Bau-" / "und Handels..."). */
+const AFTER_ELIDED_COMPOUND = /^(?:und|u\.|oder|bzw\.|sowie|bis|als|mit|für|in|im|zur|zum|der|die|das|des|von|vom|am|an|auf|aus|bei|nach|über|unter)(?=[\s,.;:]|$)/;
+
+/**
+ * Name and text lines as the register breaks them: a word hyphenated at a line end ("Handels-" /
+ * "gesellschaft") is one word again, without the hyphen. Only a letter and a hyphen at the end of a line
+ * before a lower-case letter are that case; a hyphen after a space ("Müller -" / "Bau") and a hyphen
+ * before "und", "oder" and the like ("Meier-" / "und Partner": an elided compound) keep the space.
+ */
+export function joinRegisterLines(lines: string[]): string | null {
+  if (lines.length === 0) return null;
+  let joined = lines[0]!;
+  for (const line of lines.slice(1)) {
+    const next = line.trimStart();
+    const wordBroken = /\p{L}-$/u.test(joined) && /^\p{Ll}/u.test(next) && !AFTER_ELIDED_COMPOUND.test(next);
+    joined = wordBroken ? joined.slice(0, -1) + next : `${joined} ${line}`;
+  }
+  return joined;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // FIRMA
 
@@ -128,8 +148,8 @@ function names(firma: XmlElement | null): Pick<CompanyExtract, 'name' | 'nameLin
     .map((g) => ({ lines: childTexts(g, 'BEZEICHNUNG'), vnr: vnrOf(g) }))
     .filter((n) => n.lines.length > 0)
     .sort(byVnr((n) => n.vnr))
-    .map(({ lines, vnr }) => ({ name: lines.join(' '), lines, vnr }));
-  return { name: joinLines(nameLines), nameLines, formerNames };
+    .map(({ lines, vnr }) => ({ name: joinRegisterLines(lines)!, lines, vnr }));
+  return { name: joinRegisterLines(nameLines), nameLines, formerNames };
 }
 
 function streetLine(street: string | null, houseNumber: string | null, staircase: string | null, door: string | null): string | null {
@@ -189,7 +209,7 @@ function capital(firma: XmlElement | null, warnings: Warnings): MoneyAmount | nu
 }
 
 function businessPurpose(firma: XmlElement | null): string | null {
-  return joinLines(childTexts(currentGroup(childElements(firma, 'FI_DKZ05')), 'TEXT'));
+  return joinRegisterLines(childTexts(currentGroup(childElements(firma, 'FI_DKZ05')), 'TEXT'));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -303,7 +323,7 @@ function party(per: XmlElement, warnings: Warnings): Party {
   const pnr = pnrValue(attribute(per, 'PNR'));
   const nameGroup = currentGroup(childElements(per, 'PE_DKZ02'));
   const vnr = nameGroup ? vnrOf(nameGroup) : null;
-  const designation = joinLines(childTexts(nameGroup, 'BEZEICHNUNG'));
+  const designation = joinRegisterLines(childTexts(nameGroup, 'BEZEICHNUNG'));
   const relatedFnr = fnrValue(childText(currentGroup(childElements(per, 'PE_DKZ09')), 'PE_FNR'), `PER ${pnr}/PE_FNR`, warnings);
   if (relatedFnr) {
     return {

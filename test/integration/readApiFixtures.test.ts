@@ -68,6 +68,12 @@ const date = (raw: string | null): string | null => {
   if (!iso) throw new Error(`fixture date ${raw}`);
   return iso[1]!;
 };
+/**
+ * Name and text lines joined as the register means them: a word hyphenated at a line end
+ * ("Handels-" / "gesellschaft") is one word; "Bau-" / "und ..." (an elided compound) keeps the space.
+ */
+const joinRegisterLines = (lines: string[]) =>
+  lines.reduce((joined, line) => (/\p{L}-$/u.test(joined) && /^\p{Ll}/u.test(line) && !/^(und|oder|sowie)\b/.test(line) ? joined.slice(0, -1) + line : `${joined} ${line}`));
 /** Canonical fnr per api-decisions.md: no spaces, no leading zeros, lower case. */
 const canonicalFnr = (raw: string) => raw.replace(/\s+/g, '').replace(/^0+/, '').toLowerCase();
 /** personId per the spec: firstname-lastname-birthdate, lower case, inner spaces as hyphens, x for a missing part. */
@@ -149,7 +155,7 @@ function readParty(per: El): FixtureParty {
   const pnr = (attr(per, 'PNR') ?? '').trim();
   const nameGroup = current(kids(per, 'PE_DKZ02'));
   const designationLines = texts(nameGroup, 'BEZEICHNUNG');
-  const designation = designationLines.length > 0 ? designationLines.join(' ') : null;
+  const designation = designationLines.length > 0 ? joinRegisterLines(designationLines) : null;
   const peFnr = text(current(kids(per, 'PE_DKZ09')), 'PE_FNR');
   const base = {
     pnr, designation, firstName: text(nameGroup, 'VORNAME'), lastName: text(nameGroup, 'NACHNAME'),
@@ -221,9 +227,9 @@ function readCompany(fnr: string): FixtureCompany {
   const euid = euids.find((e) => (text(e, 'ZNR') ?? '000') === '000') ?? euids[0];
   return {
     fnr,
-    name: texts(currentName, 'BEZEICHNUNG').join(' '),
+    name: joinRegisterLines(texts(currentName, 'BEZEICHNUNG')),
     formerNames: nameGroups.filter((g) => g !== currentName && !isAufrecht(g))
-      .sort((a, b) => vnrNumber(a) - vnrNumber(b)).map((g) => ({ name: texts(g, 'BEZEICHNUNG').join(' '), vnr: attr(g, 'VNR')! })),
+      .sort((a, b) => vnrNumber(a) - vnrNumber(b)).map((g) => ({ name: joinRegisterLines(texts(g, 'BEZEICHNUNG')), vnr: attr(g, 'VNR')! })),
     legalForm: codeText(kid(current(kids(firma, 'FI_DKZ07')), 'RECHTSFORM')),
     court: lastWithCourt?.court ?? null,
     isActive: !dataGroups(root).some((g) => attr(g, 'MIT_FIRMA_GELOESCHT_DURCH_VNR') !== null),
@@ -231,7 +237,7 @@ function readCompany(fnr: string): FixtureCompany {
     seat: text(seatGroup, 'SITZ'),
     municipality: codeText(kid(seatGroup, 'ORTNR')),
     capital: text(capitalGroup, 'KAPITAL') === null ? null : { amount: Number(text(capitalGroup, 'KAPITAL')), currency: text(capitalGroup, 'WHR') },
-    businessPurpose: purpose.length > 0 ? purpose.join(' ') : null,
+    businessPurpose: purpose.length > 0 ? joinRegisterLines(purpose) : null,
     // The standing address first, then the overwritten ones, newest first.
     addresses: [...(currentAddress ? [currentAddress] : []), ...addressGroups.filter((g) => g !== currentAddress).sort((a, b) => vnrNumber(b) - vnrNumber(a))]
       .map((g) => ({
