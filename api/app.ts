@@ -17,6 +17,7 @@ import compose from 'koa-compose';
 import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../runtime/db.js';
 import type { DocumentSource } from '../runtime/documentSource.js';
+import type { TradeExtractSource } from '../runtime/tradeExtractSource.js';
 import type { Logger } from '../runtime/logger.js';
 import { createPrincipalResolver, type PrincipalResolver } from './accounts/principals.js';
 import { systemClock, type Clock } from './clock.js';
@@ -45,6 +46,7 @@ import { listRouter } from './routes/lists.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRouter } from './routes/openapi.js';
 import { ADMIN_QUEUES_PATH, adminGuard, metricsRouter, queueBoard } from './routes/operations.js';
 import { queryRouter } from './routes/queries.js';
+import { tradesRouter } from './routes/trades.js';
 
 export const API_PREFIX = '/api/v1';
 export { DEFAULT_REDIS_PREFIX };
@@ -81,6 +83,10 @@ export interface AppDeps {
   search?: SearchBackend;
   /** Where documents the pipeline does not hold are fetched from and kept (built by the entry points). */
   documents?: DocumentSource;
+  /** Where signed trade extracts come from: the pipeline's GISA queue (built by the entry points). */
+  tradeExtracts?: TradeExtractSource;
+  /** How long an extract request waits for its job before a 503 (default 25 s). */
+  tradeExtractWaitMs?: number;
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
   /** Queues shown on the operator board at /admin/queues (needs adminToken). */
@@ -146,6 +152,9 @@ const registerUnreachable: DocumentSource = {
   keep: () => Promise.resolve(),
 };
 
+/** Without the pipeline's GISA queue, extracts answer the contract's 503. */
+const gisaUnreachable: TradeExtractSource = { extract: () => Promise.reject(new Error('no GISA extract source configured')) };
+
 /** One prefixed router over `routers`, each with its allowed-methods answers. */
 function prefixed(routers: Router[]): Router {
   const api = new Router({ prefix: API_PREFIX });
@@ -166,6 +175,7 @@ function apiRouters(deps: AppDeps, clock: Clock): { publicPages: Router; account
       peopleRouter(deps.sql),
       graphRouter(deps.sql),
       documentsRouter({ sql: deps.sql, documents: deps.documents ?? registerUnreachable, log: deps.log }),
+      tradesRouter({ sql: deps.sql, extracts: deps.tradeExtracts ?? gisaUnreachable, extractWaitMs: deps.tradeExtractWaitMs }),
       companyProfileRouter(deps.sql),
     ]),
   };

@@ -14,6 +14,7 @@ import { registerGraphDocs } from '../routes/graph.docs.js';
 import { registerListDocs } from '../routes/lists.docs.js';
 import { registerPeopleDocs } from '../routes/people.docs.js';
 import { registerQueryDocs } from '../routes/queries.docs.js';
+import { registerTradeDocs } from '../routes/trades.docs.js';
 import { AUTHENTICATED_RESPONSE_HEADERS } from './common.js';
 
 export const API_VERSION = 'v1';
@@ -63,7 +64,7 @@ This document (\`/api/v1/openapi.json\`) and its rendering (\`/api/v1/docs\`) ne
 /** Every route module's docs, in the order their tags appear on the docs page. */
 const ROUTE_DOCS: Array<(registry: OpenAPIRegistry) => void> = [
   registerQueryDocs, registerListDocs, registerExportDocs, registerCatalogueDocs, registerBusinessesDocs, registerCompanyProfileDocs,
-  registerPeopleDocs, registerGraphDocs, registerChangeFeedDocs, registerDocumentDocs,
+  registerPeopleDocs, registerGraphDocs, registerChangeFeedDocs, registerTradeDocs, registerDocumentDocs,
 ];
 
 export function buildOpenApiDocument() {

@@ -2,6 +2,7 @@
 // the query schemas the routes validate with; the examples are the people of Müller Bau GmbH.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { TradeLicense, tradeLicenseExample } from './trades.docs.js';
 import { codeText, nullableString, pageOf, registerExample, registerJsonGet } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GF } from '../openapi/exampleData.js';
 import { peopleNamesQuery, peopleQuery } from './people.js';
@@ -39,6 +40,10 @@ const peoplePageExample = {
 const personExample = {
   personId: 'andrea-müller-1972-04-18', firstName: 'Andrea', lastName: 'Müller', titles: { before: 'Ing.', after: 'MSc' },
   birthDate: '1972-04-18', functions: andreaFunctions, hasOpenNotices: true,
+  tradeLicenses: [{
+    ...tradeLicenseExample, gisaZahl: '100000542', fnr: null, tradeKey: '740100', wording: 'Unternehmensberatung einschließlich der Unternehmensorganisation',
+    effectiveFrom: '2011-01-10', holder: { type: 'natural', name: 'Andrea Müller', fnr: null }, manager: null,
+  }],
 };
 
 const peopleNamesExample = {
@@ -66,6 +71,7 @@ export function registerPeopleDocs(registry: OpenAPIRegistry): void {
       personId: z.string(), firstName: nullableString, lastName: nullableString,
       titles: z.object({ before: nullableString, after: nullableString }), birthDate: nullableString, functions: z.array(PersonFunction),
       hasOpenNotices: z.boolean().meta({ description: 'An open court notice concerns a company the person holds a function in.' }),
+      tradeLicenses: z.array(TradeLicense).meta({ description: 'Trade licences the person holds themselves (sole trader), found in GISA by name and birth date.' }),
     }).loose(), {
       params: z.object({ personId: z.string().meta({ example: 'andrea-müller-1972-04-18' }) }), problems: [404],
       examples: example('PersonProfile', 'A managing director of two companies', personExample),

@@ -9,6 +9,7 @@ import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 import { presentPage } from '../presenters/envelope.js';
+import { licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
 import { noQuery, pagingShape, parseQuery, pathText } from '../validation.js';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
@@ -109,12 +110,16 @@ export function peopleRouter(sql: Sql): Router {
     const functions = (await functionsOf(sql, [person.personId])).get(person.personId) ?? [];
     const [notices] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM court_notice WHERE is_open AND fnr = ANY(${[...new Set(functions.map((f) => f.fnr))]})`;
+    // Licences the person holds themselves (sole trader), found in GISA by their name and birth date.
+    const licences = await sql<{ licence: LicenceRow }[]>`
+      SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE t.holder_person_id = ${person.personId} ORDER BY ${sql.unsafe(LICENCE_ORDER)}`;
     ctx.body = {
       personId: person.personId, firstName: person.firstName, lastName: person.lastName,
       titles: { before: person.titleBefore, after: person.titleAfter }, birthDate: isoDate(person.birthDate),
       functions: functions.map(presentFunction),
       // Open court notices on a company the person holds a function in.
       hasOpenNotices: (notices?.n ?? 0) > 0,
+      tradeLicenses: licences.map((l) => presentLicence(l.licence)),
     };
   });
 

@@ -8,6 +8,7 @@ import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSour
 import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
+import { startDemoGisa } from '../../pipeline/gisa/demoGisa.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { onShutdown } from '../shutdown.js';
 
@@ -30,11 +31,14 @@ runMain(async () => {
   // The bundled corpus stays served by the fake register, so documents not stored yet (articles of
   // association, ...) download live as they would from the real one.
   const register = await startFakeFirmenbuch({ corpus: BUNDLED_CORPUS, port: 0 });
+  // Signed trade extracts come from the fake GISA through a GISA worker, as they would from the real one.
+  const trades = await startDemoGisa({ sql: rt.sql, redisUrl: rt.redisUrl, log: rt.log, fixturesDir: BUNDLED_CORPUS });
   const search = await createSearchBackend(rt.sql, { elasticsearchUrl: rt.config.ELASTICSEARCH_URL, screenerColumns: rt.config.SCREENER_COLUMNS, log: rt.log });
   const api = await startApi({
     sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl, search,
     documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 })),
+    tradeExtracts: trades.extracts,
   });
   console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'\n  docs:         ${api.baseUrl}/docs\n`);
-  onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, rt.close]);
+  onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, trades.close, rt.close]);
 });

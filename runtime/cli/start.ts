@@ -7,6 +7,8 @@ import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.
 import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
+import { gisaExtractSource } from '../../pipeline/gisa/extractSource.js';
+import { registerGisaMetrics } from '../../pipeline/gisa/metrics.js';
 import { bootstrap, runMain } from '../bootstrap.js';
 import { createMetrics } from '../metrics.js';
 import { MiB } from '../../pipeline/upstream/bodyLimit.js';
@@ -43,6 +45,7 @@ runMain(async () => {
     closers.push(indexers.close);
   }
   registerIndexerLagMetric(metrics, rt.sql);
+  closers.push(registerGisaMetrics(metrics, rt.sql, rt.redisUrl, config));
 
   if (roles.has('api')) {
     // Autocomplete, resolve-names and the Postgres screener read the read model: an API started alone
@@ -55,6 +58,7 @@ runMain(async () => {
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
       queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
       search, maxConnections: config.API_MAX_CONNECTIONS, exportConcurrency: config.EXPORT_CONCURRENCY,
+      tradeExtracts: pipeline?.queues.gisa ? gisaExtractSource(rt.sql, pipeline.queues.gisa) : undefined,
       documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({
         baseUrl: config.FIRMENBUCH_URL, apiKey: config.FIRMENBUCH_API_KEY, timeoutMs: 30_000, maxDocumentBytes: config.FIRMENBUCH_MAX_DOCUMENT_MB * MiB,
       })),

@@ -1,0 +1,139 @@
+// The trade register (GISA): the trade catalogue (GET /trades), the licences of one trade
+// (/trades/{tradeKey}/licenses) and of one company (/trades/company/{fnr}), and the signed extract as
+// PDF (/trades/documents/{gisaZahl}), fetched through the pipeline under GISA's extract quota.
+// Route pipeline: validate -> query -> presenter (api/presenters/licences.ts).
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Sql } from '../../runtime/db.js';
+import type { TradeExtractSource } from '../../runtime/tradeExtractSource.js';
+import { notFound } from '../errors.js';
+import { presentPage } from '../presenters/envelope.js';
+import { licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
+import { pagingShape, parseQuery, pathText, queryBoolean } from '../validation.js';
+
+export const GISA_UNAVAILABLE = 'GISA aktuell nicht verfügbar';
+export const EXTRACT_PENDING = 'Der Gewerbeauszug wird erstellt; bitte später erneut anfragen';
+/** How long a request waits for an extract job before answering 503 (the job goes on). */
+export const EXTRACT_WAIT_MS = 25_000;
+
+export const tradesQuery = z.object({
+  search: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  kind: z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters').optional(),
+  ...pagingShape(),
+});
+export const tradeLicensesQuery = z.object({
+  active: queryBoolean.optional(),
+  zipCode: z.string().trim().regex(/^\d{4}$/, 'must be a four-digit zip code').optional(),
+  ...pagingShape(),
+});
+export const companyLicensesQuery = z.object({ ...pagingShape() });
+export const extractQuery = z.object({
+  language: z.enum(['de', 'en'], { error: 'must be de or en' }).default('de'),
+  historical: queryBoolean.default(false),
+});
+const tradeKeyPath = z.string().regex(/^\d{1,6}$/);
+const gisaZahlPath = z.string().regex(/^\d{1,10}$/);
+
+/** Word similarity from which a catalogue name counts as a fuzzy hit (pg_trgm). */
+const FUZZY_MIN = 0.45;
+
+function plainText(ctx: Context, status: number, text: string, retryAfterSeconds: number): void {
+  ctx.status = status;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.set('Retry-After', String(retryAfterSeconds));
+  ctx.body = text;
+}
+
+export function tradesRouter(deps: { sql: Sql; extracts: TradeExtractSource; extractWaitMs?: number }): Router {
+  const { sql } = deps;
+  const router = new Router();
+
+  // Ranked like the name autocomplete: key or exact name, name prefix, word prefix, fuzzy (typos);
+  // umlaut spellings fold (search_norm: ä = ae).
+  router.get('/trades', async (ctx) => {
+    const q = parseQuery(tradesQuery, ctx.query);
+    const rows = await sql<{ tradeKey: string; name: string; kind: string | null; licenseCount: number; totalRecords: number }[]>`
+      WITH term AS (SELECT search_norm(${q.search ?? ''}) AS t, ${q.search ?? ''}::text AS raw),
+      ranked AS (
+        SELECT tr.trade_key, tr.name, tr.kind, coalesce(c.total, 0) AS license_count, n.norm,
+               CASE WHEN term.t = '' THEN 0
+                    WHEN tr.trade_key = term.raw OR n.norm = term.t THEN 0
+                    WHEN n.norm LIKE term.t || '%' OR tr.trade_key LIKE term.raw || '%' THEN 1
+                    WHEN ' ' || n.norm LIKE '% ' || term.t || '%' THEN 2
+                    WHEN word_similarity(term.t, n.norm) >= ${FUZZY_MIN} THEN 3 END AS band,
+               CASE WHEN term.t = '' THEN 0 ELSE word_similarity(term.t, n.norm) END AS score
+          FROM trade tr CROSS JOIN term
+          CROSS JOIN LATERAL (SELECT search_norm(tr.name) AS norm) n
+          LEFT JOIN trade_license_count c ON c.trade_key = tr.trade_key
+         WHERE ${q.kind ? sql`lower(tr.kind) = lower(${q.kind})` : sql`true`})
+      SELECT trade_key, name, kind, license_count, count(*) OVER () AS total_records
+        FROM ranked WHERE band IS NOT NULL
+       ORDER BY band, score DESC, trade_key
+       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+    let total = Number(rows[0]?.totalRecords ?? 0);
+    if (rows.length === 0 && q.page > 1) {
+      // A page past the end still reports how many there are.
+      const [all] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trade tr WHERE ${q.kind ? sql`lower(tr.kind) = lower(${q.kind})` : sql`true`}
+        AND (${q.search ?? ''} = '' OR search_norm(tr.name) LIKE '%' || search_norm(${q.search ?? ''}) || '%' OR word_similarity(search_norm(${q.search ?? ''}), search_norm(tr.name)) >= ${FUZZY_MIN})`;
+      total = all!.n;
+    }
+    ctx.body = presentPage(rows.map((r) => ({ tradeKey: r.tradeKey, name: r.name, kind: r.kind, licenseCount: Number(r.licenseCount) })), q.page, q.pageSize, total);
+  });
+
+  router.get('/trades/company/:fnr', async (ctx) => {
+    const fnr = pathText(ctx.params, 'fnr');
+    const q = parseQuery(companyLicensesQuery, ctx.query);
+    const [company] = await sql<{ total: number; known: boolean }[]>`
+      SELECT (SELECT count(*)::int FROM trade_license WHERE fnr = ${fnr}) AS total, EXISTS (SELECT 1 FROM company WHERE fnr = ${fnr}) AS known`;
+    if (!company!.known && company!.total === 0) throw notFound(`No company has the register number ${fnr}.`);
+    const rows = await sql<{ licence: LicenceRow }[]>`
+      SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE t.fnr = ${fnr}
+       ORDER BY ${sql.unsafe(LICENCE_ORDER)} LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+    ctx.body = presentPage(rows.map((r) => presentLicence(r.licence)), q.page, q.pageSize, company!.total);
+  });
+
+  router.get('/trades/documents/:gisaZahl', async (ctx) => {
+    const gisaZahl = pathText(ctx.params, 'gisaZahl');
+    const q = parseQuery(extractQuery, ctx.query);
+    const [known] = gisaZahlPath.safeParse(gisaZahl).success ? await sql`SELECT 1 FROM trade_license WHERE gisa_zahl = ${gisaZahl}` : [];
+    if (!known) throw notFound(`No trade licence has the GISA-Zahl ${gisaZahl}.`);
+    let answer;
+    try {
+      answer = await deps.extracts.extract({ gisaZahl, language: q.language, historical: q.historical }, deps.extractWaitMs ?? EXTRACT_WAIT_MS);
+    } catch {
+      return plainText(ctx, 503, GISA_UNAVAILABLE, 60);
+    }
+    if (answer.kind === 'unknown') throw notFound(`GISA knows no trade licence with the GISA-Zahl ${gisaZahl}.`);
+    if (answer.kind === 'pending') return plainText(ctx, 503, EXTRACT_PENDING, answer.retryAfterSeconds);
+    if (answer.kind === 'unavailable') return plainText(ctx, 503, GISA_UNAVAILABLE, answer.retryAfterSeconds);
+    ctx.status = 200;
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `attachment; filename="GISA-${gisaZahl}-${q.language}${q.historical ? '-historisch' : ''}.pdf"`);
+    ctx.body = answer.content;
+  });
+
+  router.get('/trades/:tradeKey/licenses', async (ctx) => {
+    const tradeKey = pathText(ctx.params, 'tradeKey');
+    const q = parseQuery(tradeLicensesQuery, ctx.query);
+    const [trade] = tradeKeyPath.safeParse(tradeKey).success
+      ? await sql<{ total: number; active: number }[]>`
+          SELECT coalesce(c.total, 0) AS total, coalesce(c.active, 0) AS active
+            FROM trade tr LEFT JOIN trade_license_count c ON c.trade_key = tr.trade_key WHERE tr.trade_key = ${tradeKey}`
+      : [];
+    if (!trade) throw notFound(`No trade has the key ${tradeKey}.`);
+    const filter = sql`t.trade_key = ${tradeKey}
+      ${q.active === true ? sql`AND t.ended_on IS NULL` : q.active === false ? sql`AND t.ended_on IS NOT NULL` : sql``}
+      ${q.zipCode ? sql`AND t.zip_code = ${q.zipCode}` : sql``}`;
+    const rows = await sql<{ licence: LicenceRow }[]>`
+      SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE ${filter}
+       ORDER BY t.gisa_zahl LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+    // Totals of the whole trade come from the counts the store keeps; a zip code is counted on its index range.
+    let total: number;
+    if (q.zipCode) total = (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trade_license t WHERE ${filter}`)[0]!.n;
+    else total = q.active === true ? trade.active : q.active === false ? trade.total - trade.active : trade.total;
+    ctx.body = presentPage(rows.map((r) => presentLicence(r.licence)), q.page, q.pageSize, total);
+  });
+
+  return router;
+}
