@@ -13,8 +13,9 @@ import { parseLsuList } from '../../pipeline/bmf/lsuParser.js';
 import { createLogger } from '../../runtime/logger.js';
 import { accountWithKey } from '../helpers/apiAccess.js';
 import { json, serve } from '../helpers/httpClient.js';
-import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
+import { seedCompanies, seedFnr, type SeedCompany } from '../helpers/seedCompanies.js';
 import { startTestApi, type TestApi } from '../helpers/testApi.js';
+import type { TestDatabase } from '../helpers/testDatabase.js';
 
 const LISTS = new URL('../../fixtures/corpus/bmf/lists/', import.meta.url).pathname;
 const readList = (file: string) => parseLsuList(new TextDecoder('windows-1252').decode(readFileSync(LISTS + file)));
@@ -23,21 +24,23 @@ const PANNONIA = seedFnr(73210); // listed by FN in version 1, gone in version 2
 const HOLZ = seedFnr(455190); // listed without FN: linked by name + address
 const SALZACH = seedFnr(421877); // new in version 2
 
+const COMPANIES: SeedCompany[] = [
+  { digits: 73210, name: 'Pannonia Elektrotechnik GmbH', city: 'Eisenstadt', zipCode: '7000', street: ['Ruster Straße', '70'] },
+  { digits: 455190, name: 'Mühlviertler Holzhandel GmbH', city: 'Freistadt', zipCode: '4240', street: ['Linzer Straße', '31'] },
+  { digits: 421877, name: 'Salzach Medizintechnik AG', legalForm: 'AG', city: 'Hallein', zipCode: '5400' },
+  { digits: 412785, name: 'Bergblick Tischlerei GmbH', city: 'Schwaz', zipCode: '6130' },
+];
+
+/** The companies stored and in the read model, none listed yet. */
+async function companiesIndexed(db: TestDatabase): Promise<void> {
+  await seedCompanies(db.sql, COMPANIES);
+  await rebuildReadModel(db.sql, log);
+  while ((await indexOnce(db.sql)) > 0);
+}
+
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi({
-    plan: 'api',
-    prepare: async (db) => {
-      await seedCompanies(db.sql, [
-        { digits: 73210, name: 'Pannonia Elektrotechnik GmbH', city: 'Eisenstadt', zipCode: '7000', street: ['Ruster Straße', '70'] },
-        { digits: 455190, name: 'Mühlviertler Holzhandel GmbH', city: 'Freistadt', zipCode: '4240', street: ['Linzer Straße', '31'] },
-        { digits: 421877, name: 'Salzach Medizintechnik AG', legalForm: 'AG', city: 'Hallein', zipCode: '5400' },
-        { digits: 412785, name: 'Bergblick Tischlerei GmbH', city: 'Schwaz', zipCode: '6130' },
-      ]);
-      await rebuildReadModel(db.sql, log);
-      while ((await indexOnce(db.sql)) > 0);
-    },
-  });
+  api = await startTestApi({ plan: 'api', prepare: companiesIndexed });
 });
 afterAll(() => api.close());
 
