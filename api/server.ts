@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../runtime/config.js';
+import type { Logger } from '../runtime/logger.js';
 import { resolveRedisUrl } from '../runtime/services.js';
 import { API_PREFIX, createApp, DEFAULT_REDIS_PREFIX, type AccessChainDeps, type AppDeps } from './app.js';
 import { systemClock } from './clock.js';
@@ -40,8 +41,19 @@ export interface StartApiOptions extends Omit<AppDeps, 'access'> {
  * Auto-pipelining sends the admission calls of concurrent requests in one write: under load the
  * socket writes, not Redis, are the chain's main cost.
  */
-export function connectApiRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+export function connectApiRedis(url: string, log?: Logger): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  // One line per outage, not one per reconnect attempt (ioredis prints every unhandled one).
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (!down) log?.warn({ err: err.message }, 'Redis unreachable; keyed requests answer 503 until it is back');
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) log?.info('Redis reachable again');
+    down = false;
+  });
+  return redis;
 }
 
 interface AccessRuntime {
@@ -58,7 +70,7 @@ async function accessRuntime(options: StartApiOptions): Promise<AccessRuntime> {
   if (options.access) {
     access = options.access;
   } else {
-    ownedRedis = connectApiRedis(options.redisUrl ?? (await resolveRedisUrl(config, options.log)));
+    ownedRedis = connectApiRedis(options.redisUrl ?? (await resolveRedisUrl(config, options.log)), options.log);
     access = { redis: ownedRedis };
   }
   const flusher = createUsageFlusher({

@@ -2,7 +2,7 @@
 // schema and the catalogues up to date. Returns the clients and one close() for shutdown.
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
 import { loadConfig, type Config } from './config.js';
-import { createSql, type Sql } from './db.js';
+import { createSql, loadTypesOnce, type Sql } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import { migrate } from './migrate.js';
 import { resolveDatabaseUrl, resolveRedisUrl } from './services.js';
@@ -30,6 +30,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
   const postgresServer = await resolveDatabaseUrl(config, log);
   const redisUrl = await resolveRedisUrl(config, log);
   const sql = createSql(postgresServer.url, { max: config.DATABASE_POOL_SIZE, applicationName: options.applicationName });
+  await loadTypesOnce(sql);
   if (options.migrate ?? true) {
     const applied = await migrate(sql);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');

@@ -35,3 +35,14 @@ export function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
+
+/**
+ * postgres.js reads the array types on every new connection, in a promise nobody awaits: a connection
+ * terminated during that read (a failover, pg_terminate_backend) rejects unhandled, which ends a Node
+ * process by default. One read serves the whole pool, so once a first query has run (after the read),
+ * later connections skip it.
+ */
+export async function loadTypesOnce(sql: Sql): Promise<void> {
+  await sql`SELECT 1`;
+  (sql.options as { fetch_types: boolean }).fetch_types = false;
+}

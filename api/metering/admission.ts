@@ -95,6 +95,8 @@ return {2, inWindow, oldest(), used}
 `;
 
 const OUTCOMES: AdmissionOutcome[] = ['burst', 'quota', 'admitted'];
+/** ioredis states in which the connection is known to be down. */
+const OFFLINE = new Set(['reconnecting', 'close', 'end']);
 
 type AdmitCommand = (
   burstKey: string, usageKey: string, dirtyKey: string, lastUsedKey: string,
@@ -123,6 +125,8 @@ export function createRedisAdmission(redis: Redis, options: RedisAdmissionOption
   return {
     async admit({ keyId, subject, monthlyQuota, now }) {
       const month = monthKey(now);
+      // Between reconnect attempts a command would wait in ioredis's queue for the next one (seconds).
+      if (OFFLINE.has(redis.status)) throw new ServiceUnavailableError('redis');
       let answer: [number, number, number, number];
       try {
         answer = await admit(
