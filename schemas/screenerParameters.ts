@@ -28,8 +28,11 @@ export const screenerFilterShape = {
     .refine((v) => v.replace(/\W/g, '') !== '', 'must not be empty').optional(),
   gisaLicenseKey: z.string().trim().regex(/^\d{1,6}$/, 'must be a trade key (digits)').optional(),
   active: bool.optional(),
-  isScheinunternehmen: bool.optional(),
-  orderBy: z.enum(FIGURE_PARAMS as [string, ...string[]], { error: `must be one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional(),
+  isScheinunternehmen: bool.optional().meta({
+    description: 'On the finance ministry\'s current list of bogus companies: a listing linked to the company by its FN or by name and address with confidence >= 0.9.',
+  }),
+  orderBy: z.enum([ORDER_BY_NAME, ...FIGURE_PARAMS] as [string, ...string[]], { error: `must be name or one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional()
+    .meta({ description: '`name` (by name alone, active and deleted mixed) or a figure parameter base such as `guv.Umsatzerloese`. Without it: active first, then by name.' }),
   orderByDescending: bool.optional(),
   ...rangeShape,
 };
