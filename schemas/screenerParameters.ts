@@ -31,8 +31,7 @@ export const screenerFilterShape = {
   isScheinunternehmen: bool.optional().meta({
     description: 'On the finance ministry\'s current list of bogus companies: a listing linked to the company by its FN or by name and address with confidence >= 0.9.',
   }),
-  orderBy: z.enum([ORDER_BY_NAME, ...FIGURE_PARAMS] as [string, ...string[]], { error: `must be name or one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional()
-    .meta({ description: '`name` (by name alone, active and deleted mixed) or a figure parameter base such as `guv.Umsatzerloese`. Without it: active first, then by name.' }),
+  orderBy: z.enum(FIGURE_PARAMS as [string, ...string[]], { error: `must be one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional(),
   orderByDescending: bool.optional(),
   ...rangeShape,
 };
