@@ -47,6 +47,7 @@ import { DOCS_PATH, OPENAPI_PATH, openApiRouter } from './routes/openapi.js';
 import { ADMIN_QUEUES_PATH, adminGuard, metricsRouter, queueBoard } from './routes/operations.js';
 import { queryRouter } from './routes/queries.js';
 import { tradesRouter } from './routes/trades.js';
+import { statusRouter } from './routes/status.js';
 
 export const API_PREFIX = '/api/v1';
 export { DEFAULT_REDIS_PREFIX };
@@ -165,7 +166,7 @@ function prefixed(routers: Router[]): Router {
 function apiRouters(deps: AppDeps, clock: Clock): { publicPages: Router; account: Router; data: Router } {
   const search = deps.search ?? postgresSearch(deps.sql);
   return {
-    publicPages: prefixed([openApiRouter()]),
+    publicPages: prefixed([openApiRouter(), statusRouter(deps.sql, deps.queues)]),
     account: prefixed([queryRouter(deps.sql), listRouter(deps.sql), exportRouter(deps.sql, search, deps.log, clock, new ExportGate({ concurrency: deps.exportConcurrency }))]),
     data: prefixed([
       catalogueRouter(deps.sql),

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
+import { recordRegisterRun } from '../runtime/registerStatus.js';
 import type { RegisterRunEvent } from '../runtime/metrics.js';
 import { quotaKey, redisCallQuota } from './jobs/callQuota.js';
 import { enqueuers, jobOptions, jobProcessor, type JobHistory, type JobRunnerDeps } from './jobs/runJob.js';
@@ -90,7 +91,11 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
         return limit && redisCallQuota(connection, quotaKey(prefix, register.name, name, upstream.credentials?.apiKey), limit);
       },
       onUpstreamRequest: (e) => options.onUpstreamRequest?.({ upstream: register.name, ...e }),
-      onRun: (e) => options.onRegisterRun?.({ register: register.name, ...e }),
+      onRun: (e) => {
+        const event = { register: register.name, ...e } as RegisterRunEvent;
+        options.onRegisterRun?.(event);
+        recordRegisterRun(options.sql, event).catch((err: unknown) => options.log.warn({ err, register: register.name }, 'could not record the crawl run'));
+      },
     });
     if (runtime.close) closers.push(runtime.close);
 

@@ -93,6 +93,9 @@ export interface ReplayStart<J extends JobTable> {
   enqueueMany: EnqueueMany<J>;
 }
 
+/** The payloads of a replay's completed jobs, by job. */
+export type ReplayRun<J extends JobTable> = { [K in JobKey<J>]?: Array<PayloadOf<J[K]>> };
+
 export interface FakeUpstream {
   url: string;
   close: () => Promise<void>;
@@ -136,8 +139,8 @@ export interface Register<J extends JobTable = JobTable> {
     /** Start once the other registers' queues have drained: the register follows what they stored (the change log). */
     afterOthers?: boolean;
     start: (start: ReplayStart<J>) => Promise<void>;
-    /** What the database holds of this register, for the replay summary. */
-    counts: (sql: Sql) => Promise<Record<string, number>>;
+    /** What this run fetched and stored, from the payloads of its completed jobs, for the replay summary. */
+    counts: (sql: Sql, run: ReplayRun<J>) => Promise<Record<string, number>>;
   };
   fake?: (options: FakeOptions) => Promise<FakeUpstream>;
 }

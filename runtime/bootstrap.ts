@@ -51,11 +51,32 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
   };
 }
 
-/** Runs an entry point; a configuration error prints every problem and exits 1 without a stack. */
+/** A mistake of the caller's (a flag, a path, a missing database): one line and an exit code, no stack. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
+/** Errors an operator can act on from their message alone. */
+const OPERATOR_ERRORS = new Set(['ConfigError', 'CliError', 'UpstreamUnreachableError']);
+
+function operatorMessage(err: unknown): { message: string; exitCode: number } | null {
+  if (!(err instanceof Error)) return null;
+  if (OPERATOR_ERRORS.has(err.name)) return { message: err.message, exitCode: (err as { exitCode?: number }).exitCode ?? 1 };
+  const code = (err as { code?: string }).code;
+  // Postgres: the database named by DATABASE_URL does not exist, or the role may not connect.
+  if (code === '3D000' || code === '28000' || code === '28P01') return { message: `database: ${err.message} (check DATABASE_URL)`, exitCode: 2 };
+  if (code === 'ECONNREFUSED') return { message: `cannot connect: ${err.message}`, exitCode: 1 };
+  return null;
+}
+
+/** Runs an entry point; an operator's mistake prints one line without a stack, anything else in full. */
 export function runMain(main: () => Promise<void>): void {
   main().catch((err: unknown) => {
-    if (err instanceof Error && err.name === 'ConfigError') console.error(err.message);
-    else console.error(err);
-    process.exit(1);
+    const known = operatorMessage(err);
+    console.error(known ? known.message : err);
+    process.exit(known?.exitCode ?? 1);
   });
 }

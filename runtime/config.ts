@@ -1,5 +1,6 @@
 // One typed configuration, read once at process start from the environment. Every variable is listed in
 // README.md and .env.example. A bad value stops the process with every problem listed at once.
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 // An empty variable counts as unset (docker-compose and .env files often write `NAME=`).
@@ -65,6 +66,9 @@ const configSchema = z.object({
   // 32: concurrent jobs share store transactions (group commit), so more jobs in flight mean larger
   // batches and less CPU per company (bench:ingest); the upstream rate limit still bounds requests.
   PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
+  /** Finished jobs each queue keeps as history for the operator's board: how many, and for how long. */
+  JOB_HISTORY_COUNT: z.coerce.number().int().min(0).default(1000),
+  JOB_HISTORY_HOURS: z.coerce.number().min(0).default(24),
   FIRMENBUCH_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
   FIRMENBUCH_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
   /** Largest Firmenbuch answer accepted (MiB): records (extract, searches, change feeds), and documents. */
@@ -95,8 +99,19 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment; throws ConfigError listing every invalid variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+let dotEnvRead = false;
+
+/** The environment with `.env` of the working directory read in once (variables already set win), as .env.example promises. */
+export function readEnvironment(): NodeJS.ProcessEnv {
+  if (!dotEnvRead) {
+    dotEnvRead = true;
+    if (existsSync('.env')) process.loadEnvFile('.env');
+  }
+  return process.env;
+}
+
+/** Parses the environment (by default the process's, with `.env`); throws ConfigError listing every invalid variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = readEnvironment()): Config {
   const result = configSchema.safeParse(env);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));

@@ -9,7 +9,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * short code, a metric label).
  */
 export type RegisterRunEvent =
-  | { register: string; outcome: 'success'; itemsFetched: number; linksByEvidence?: Record<string, number> }
+  | { register: string; outcome: 'success'; itemsFetched: number; linksByEvidence?: Record<string, number>; watermark?: string }
   | { register: string; outcome: 'refused'; reason: string };
 
 export interface ServiceMetrics {

@@ -8,6 +8,7 @@ import { registerBusinessesDocs } from '../routes/businesses.docs.js';
 import { registerCatalogueDocs } from '../routes/catalogues.docs.js';
 import { registerChangeFeedDocs } from '../routes/changeFeeds.docs.js';
 import { registerCompanyProfileDocs } from '../routes/companyProfile.docs.js';
+import { registerStatusDocs } from '../routes/status.docs.js';
 import { registerDocumentDocs } from '../routes/documents.docs.js';
 import { registerExportDocs } from '../routes/exports.docs.js';
 import { registerGraphDocs } from '../routes/graph.docs.js';
@@ -58,13 +59,14 @@ limited to 1 MB (413). Successful JSON answers are \`application/json\`, or \`te
 JSON) when \`Accept\` prefers them; an \`Accept\` naming none of these still gets \`application/json\`.
 
 ## Free pages
-This document (\`/api/v1/openapi.json\`) and its rendering (\`/api/v1/docs\`) need no key and are not billed.
+This document (\`/api/v1/openapi.json\`), its rendering (\`/api/v1/docs\`) and the registers' freshness (\`/api/v1/status\`) need
+no key and are not billed.
 `.trim();
 
 /** Every route module's docs, in the order their tags appear on the docs page. */
 const ROUTE_DOCS: Array<(registry: OpenAPIRegistry) => void> = [
   registerQueryDocs, registerListDocs, registerExportDocs, registerCatalogueDocs, registerBusinessesDocs, registerCompanyProfileDocs,
-  registerPeopleDocs, registerGraphDocs, registerChangeFeedDocs, registerTradeDocs, registerDocumentDocs,
+  registerPeopleDocs, registerGraphDocs, registerChangeFeedDocs, registerTradeDocs, registerDocumentDocs, registerStatusDocs,
 ];
 
 export function buildOpenApiDocument() {
@@ -91,12 +93,13 @@ export function buildOpenApiDocument() {
   return document;
 }
 
-type Operation = { responses?: Record<string, { headers?: Record<string, unknown> }> };
+type Operation = { security?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
 
 /** Every answer of an authenticated endpoint carries the rate-limit and quota headers, except 401. */
 function addAuthenticatedHeaders(document: { paths?: Record<string, Record<string, unknown>> }): void {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item) as Operation[]) {
+      if (operation.security?.length === 0) continue; // a free page: no key, so no limits to report
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (status === '401') continue;
         response.headers = { ...AUTHENTICATED_RESPONSE_HEADERS, ...response.headers };

@@ -34,6 +34,8 @@ export interface FirmenbuchJobDeps {
   /** Bulk adds for fan-out (change windows, search hits); one `enqueue` per job without it. */
   enqueueMany?: EnqueueMany<FirmenbuchJobs>;
   log: Logger;
+  /** Reports a change window read whole (items fetched, the feed's watermark after it). */
+  onRun?: (run: { outcome: 'success'; itemsFetched: number; watermark?: string }) => void;
 }
 
 /** Most stores of one kind in one transaction: bounds a batch's statement size and lock set. */
@@ -54,12 +56,21 @@ const WATERMARK_KEY = { company: 'company-changes', document: 'document-changes'
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Moves a feed's watermark forward to `to` once that window lies wholly in the past. */
-async function advanceWatermark(sql: Sql, feed: 'company' | 'document', to: string): Promise<void> {
-  if (to >= today()) return;
-  await sql`
-    INSERT INTO crawl_state (source, key, watermark) VALUES ('firmenbuch', ${WATERMARK_KEY[feed]}, ${to})
-    ON CONFLICT (source, key) DO UPDATE SET watermark = greatest(crawl_state.watermark, EXCLUDED.watermark), updated_at = now()`;
+/**
+ * Moves a feed's watermark forward to the last day the window has read whole: `to`, or yesterday for
+ * a window that reaches today (the register may still publish today's entries). Only a window that
+ * starts at or before the day after the watermark moves it, so a later window finishing before an
+ * earlier one cannot skip the earlier one's days (the next poll reads them again). Returns the
+ * watermark after the move.
+ */
+async function advanceWatermark(sql: Sql, feed: 'company' | 'document', from: string, to: string): Promise<string | null> {
+  const through = to < today() ? to : addDays(today(), -1);
+  const [row] = await sql<{ watermark: string | null }[]>`
+    INSERT INTO crawl_state (source, key, watermark) VALUES ('firmenbuch', ${WATERMARK_KEY[feed]}, ${through})
+    ON CONFLICT (source, key) DO UPDATE SET watermark = greatest(crawl_state.watermark, EXCLUDED.watermark), updated_at = now()
+      WHERE crawl_state.watermark IS NULL OR crawl_state.watermark >= ${addDays(from, -1)}
+    RETURNING watermark`;
+  return row?.watermark ?? null;
 }
 
 export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<FirmenbuchJobs> {
@@ -108,8 +119,9 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
     companyChanges: async ({ from, to }) => {
       const result = await client.companyChanges(from, to);
       await enqueueAll('company', result.changes.map((change) => ({ fnr: change.fnr, vnr: change.vnr })));
-      await advanceWatermark(sql, 'company', to);
-      return { changes: result.changes.length };
+      const watermark = await advanceWatermark(sql, 'company', from, to);
+      deps.onRun?.({ outcome: 'success', itemsFetched: result.changes.length, ...(watermark ? { watermark } : {}) });
+      return { changes: result.changes.length, watermark };
     },
 
     documentChanges: async ({ from, to }) => {
@@ -120,7 +132,8 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
         if (doc.fnrDigits) fnrs.add(doc.fnrDigits + fnrCheckLetter(Number(doc.fnrDigits)));
       }
       await enqueueAll('documentList', [...fnrs].map((fnr) => ({ fnr })));
-      await advanceWatermark(sql, 'document', to);
+      await advanceWatermark(sql, 'document', from, to);
+      deps.onRun?.({ outcome: 'success', itemsFetched: result.documents.length });
       return { documents: result.documents.length, companies: fnrs.size };
     },
 

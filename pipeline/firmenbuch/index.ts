@@ -3,13 +3,13 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sql } from '../../runtime/db.js';
-import { defineRegister } from '../register.js';
+import { defineRegister, type ReplayRun } from '../register.js';
 import { backfillRoots, BACKFILL_LEGAL_FORMS } from './backfill.js';
 import { addDays, changeWindows } from './changeWindows.js';
 import { MiB } from '../upstream/bodyLimit.js';
 import { FirmenbuchClient } from './firmenbuchClient.js';
 import { firmenbuchHandlers } from './firmenbuchJobs.js';
-import { FIRMENBUCH_JOBS } from './jobs.js';
+import { FIRMENBUCH_JOBS, type FirmenbuchJobs } from './jobs.js';
 
 /** Days a live replay polls when no window is named: the last week, up to today. */
 const LIVE_DAYS = 7;
@@ -21,13 +21,17 @@ async function manifestRange(fixturesDir: string): Promise<{ from: string; to: s
   return { from: changesFrom, to: changesTo };
 }
 
-async function counts(sql: Sql): Promise<Record<string, number>> {
+/** What a run fetched: its companies with their persons, its filings with their figures. */
+async function counts(sql: Sql, run: ReplayRun<FirmenbuchJobs>): Promise<Record<string, number>> {
+  const fnrs = [...new Set((run.company ?? []).map((p) => p.fnr))];
+  const keys = [...new Set((run.annualAccount ?? []).map((p) => p.documentKey))];
   const [row] = await sql<{ companies: number; persons: number; filings: number; figures: number }[]>`
-    SELECT (SELECT count(*)::int FROM company) AS companies,
-           (SELECT count(*)::int FROM person) AS persons,
-           (SELECT count(*)::int FROM annual_account) AS filings,
-           (SELECT coalesce(sum((SELECT count(*) FROM jsonb_each(figures) WHERE value <> 'null'::jsonb)), 0)::int FROM annual_account) AS figures`;
-  return { ...row! };
+    SELECT (SELECT count(*)::int FROM company WHERE fnr = ANY(${fnrs})) AS companies,
+           (SELECT count(DISTINCT person_id)::int FROM company_party WHERE fnr = ANY(${fnrs}) AND person_id IS NOT NULL) AS persons,
+           (SELECT count(*)::int FROM annual_account WHERE document_key = ANY(${keys})) AS filings,
+           (SELECT coalesce(sum((SELECT count(*) FROM jsonb_each(figures) WHERE value <> 'null'::jsonb)), 0)::int
+              FROM annual_account WHERE document_key = ANY(${keys})) AS figures`;
+  return { ...row!, documents: keys.length };
 }
 
 export const firmenbuch = defineRegister({
@@ -40,12 +44,12 @@ export const firmenbuch = defineRegister({
     maxBodyBytes: { records: config.FIRMENBUCH_MAX_BODY_MB * MiB, documents: config.FIRMENBUCH_MAX_DOCUMENT_MB * MiB },
     credentials: { apiKey: config.FIRMENBUCH_API_KEY },
   }),
-  handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest }) => {
+  handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest, onRun }) => {
     const client = new FirmenbuchClient({
       baseUrl: upstream.baseUrl, apiKey: upstream.credentials?.apiKey, timeoutMs: upstream.timeoutMs, onRequest: onUpstreamRequest,
       maxBodyBytes: upstream.maxBodyBytes?.records, maxDocumentBytes: upstream.maxBodyBytes?.documents,
     });
-    return { handlers: firmenbuchHandlers({ sql, client, enqueue, enqueueMany, log }), close: () => client.close() };
+    return { handlers: firmenbuchHandlers({ sql, client, enqueue, enqueueMany, log, onRun }), close: () => client.close() };
   },
   schedules: (config) => [
     { id: 'firmenbuch.poll.company', everyMs: config.FIRMENBUCH_COMPANY_POLL_MINUTES * 60_000, job: 'poll', data: { feed: 'company' as const } },

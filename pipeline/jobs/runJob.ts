@@ -17,6 +17,8 @@ export interface JobOutcomeEvent {
   job: string;
   outcome: JobOutcome;
   durationMs: number;
+  /** The job's payload, once it validated. */
+  payload?: unknown;
 }
 
 export interface JobRunnerDeps {
@@ -33,7 +35,9 @@ export function jobProcessor(deps: JobRunnerDeps) {
   return async (job: Job): Promise<unknown> => {
     const entry = byName.get(job.name);
     const started = performance.now();
-    const outcome = (o: JobOutcome) => deps.onOutcome?.({ register: deps.register.name, job: job.name, outcome: o, durationMs: performance.now() - started });
+    const validated: { payload?: unknown } = {};
+    const outcome = (o: JobOutcome) =>
+      deps.onOutcome?.({ register: deps.register.name, job: job.name, outcome: o, durationMs: performance.now() - started, payload: validated.payload });
     if (!entry) {
       outcome('failed');
       throw new UnrecoverableError(`unknown job name ${job.name} on queue ${deps.register.name}`);
@@ -43,6 +47,7 @@ export function jobProcessor(deps: JobRunnerDeps) {
       outcome('failed');
       throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
     }
+    validated.payload = parsed.data;
     try {
       const result = await deps.handlers[entry.key]!(parsed.data, job);
       outcome('completed');

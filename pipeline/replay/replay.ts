@@ -6,13 +6,14 @@
 import { resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Config } from '../../runtime/config.js';
+import { loadConfig, type Config } from '../../runtime/config.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { safeChangeBound } from '../../runtime/changeLog.js';
 import { workId } from '../jobs/runJob.js';
-import { PENDING_STATES, startPipeline } from '../pipelineWorker.js';
-import type { AnyRegister, FakeUpstream, FaultRates, UpstreamSettings } from '../register.js';
+import { PENDING_STATES, startPipeline, upstreamOf } from '../pipelineWorker.js';
+import { assertReachable } from '../upstream/reachable.js';
+import type { AnyRegister, FakeUpstream, FaultRates, JobTable, UpstreamSettings } from '../register.js';
 import { REGISTERS } from '../registers.js';
 
 /** The corpus shipped with the project (fixtures/corpus, layout in its README). */
@@ -25,6 +26,7 @@ export interface FailedJob {
   reason: string;
 }
 
+/** What this run fetched, stored, changed and failed (not what the database held before). */
 export interface ReplaySummary {
   companies: number;
   persons: number;
@@ -84,13 +86,10 @@ async function clearQueues(redisUrl: string, prefix: string, registers: readonly
   }
 }
 
-async function databaseTotals(sql: Sql) {
-  const [row] = await sql<{ companies: number; persons: number; filings: number; figures: number }[]>`
-    SELECT (SELECT count(*)::int FROM company) AS companies,
-           (SELECT count(*)::int FROM person) AS persons,
-           (SELECT count(*)::int FROM annual_account) AS filings,
-           (SELECT coalesce(sum((SELECT count(*) FROM jsonb_each(figures) WHERE value <> 'null'::jsonb)), 0)::int FROM annual_account) AS figures`;
-  return row!;
+/** The summary's headline counts: what the run's registers report under these names, added up. */
+function runTotals(sources: Record<string, Record<string, number>>) {
+  const total = (name: string) => Object.values(sources).reduce((sum, counts) => sum + (counts[name] ?? 0), 0);
+  return { companies: total('companies'), persons: total('persons'), filings: total('filings'), figures: total('figures') };
 }
 
 /** The registers a fixtures replay covers: those with data in the directory. */
@@ -123,6 +122,10 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       }
       upstreams[register.name] = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
     }
+    for (const register of registers) {
+      const { baseUrl } = upstreamOf(register, options.config ?? loadConfig({}), upstreams[register.name]);
+      await assertReachable(register.name, baseUrl);
+    }
     return await run(options, { mode, fixturesDir, registers, prefix, upstreams, started });
   } finally {
     for (const fake of fakes) await fake.close();
@@ -140,7 +143,7 @@ interface RunPlan {
 
 async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary> {
   const changesBefore = await safeChangeBound(options.sql);
-  const jobs = new Map(plan.registers.map((r) => [r.name, { completed: 0, retried: 0 }]));
+  const jobs = new Map(plan.registers.map((r) => [r.name, { completed: 0, retried: 0, payloads: new Map<string, unknown[]>() }]));
   const pipeline = await startPipeline({
     sql: options.sql,
     redisUrl: options.redisUrl,
@@ -155,7 +158,12 @@ async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary
     prefix: plan.prefix,
     onOutcome: (e) => {
       const counter = jobs.get(e.register);
-      if (counter && e.outcome === 'completed') counter.completed++;
+      if (counter && e.outcome === 'completed') {
+        counter.completed++;
+        const list = counter.payloads.get(e.job) ?? [];
+        list.push(e.payload);
+        counter.payloads.set(e.job, list);
+      }
       if (counter && (e.outcome === 'retry' || e.outcome === 'throttled')) counter.retried++;
     },
   });
@@ -190,9 +198,10 @@ async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary
       const failedJobs = await pipeline.queues[register.name]!.getFailed(0, 1000);
       failed.push(...failedJobs.map((j) => ({ source: register.name, job: j.name, id: workId(j), reason: j.failedReason })));
       const counter = jobs.get(register.name)!;
-      sources[register.name] = { jobsCompleted: counter.completed, jobsRetried: counter.retried, jobsFailed: failedJobs.length, ...(await register.replay.counts(options.sql)) };
+      const run = Object.fromEntries(Object.entries(register.jobs as JobTable).map(([key, def]) => [key, counter.payloads.get(def.name) ?? []]));
+      sources[register.name] = { jobsCompleted: counter.completed, jobsRetried: counter.retried, jobsFailed: failedJobs.length, ...(await register.replay.counts(options.sql, run)) };
     }
-    const totals = await databaseTotals(options.sql);
+    const totals = runTotals(sources);
     const [changes] = await options.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log WHERE id >= ${changesBefore}`;
     await progress();
     return {

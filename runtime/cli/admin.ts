@@ -7,14 +7,14 @@
 //   session create --account <id> [--hours 12] [--json]
 //   usage --account <id> [--json]
 // With --json every command answers one JSON object on stdout (logs go to stderr).
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import {
   createAccount, createApiKey, createSession, PLANS, revokeApiKey, rotateApiKey, SESSION_COOKIE, type Plan,
 } from '../../api/accounts/accountStore.js';
 import { DEFAULT_REDIS_PREFIX } from '../../api/metering/admission.js';
 import { accountUsage } from '../../api/metering/usageReport.js';
-import { bootstrap, runMain, type Runtime } from '../bootstrap.js';
+import { bootstrap, CliError, runMain, type Runtime } from '../bootstrap.js';
+import { commandLine } from './args.js';
 
 const USAGE = `usage:
   npm run admin -- account create --plan free|pro|api --email <email> [--json]
@@ -97,8 +97,9 @@ async function usageCommand(rt: Runtime, values: Values, out: Out): Promise<void
 }
 
 runMain(async () => {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
+  const { values, positionals } = commandLine({
+    usage: USAGE,
+    positionals: true,
     options: {
       plan: { type: 'string' },
       email: { type: 'string' },
@@ -110,6 +111,7 @@ runMain(async () => {
     },
   });
   const [noun, verb, arg] = positionals;
+  if (!noun) throw new CliError(`admin: name a command\n${USAGE}`);
   const rt = await bootstrap({ applicationName: 'admin', cli: true });
   const out: Out = (obj, text) => console.log(values.json ? JSON.stringify(obj) : text);
   try {

@@ -1,31 +1,39 @@
 // npm run demo: the whole service on this machine with the bundled data. Finds or starts Postgres and
 // Redis, migrates, loads catalogues, issues a fresh demo API key, serves on PORT (default 8080) and
-// prints the base URL and the key.
+// prints the base URL and the key, and the operator's pages (Bull Board with its token, /metrics).
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
 import { startApi } from '../../api/server.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
 import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { startFakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
+import { randomBytes } from 'node:crypto';
+import { registerIndexerLagMetric } from '../../indexer/indexer.js';
+import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import { startDemoGisa } from '../../pipeline/gisa/demoGisa.js';
 import { bootstrap, runMain } from '../bootstrap.js';
+import { createMetrics } from '../metrics.js';
+import { registerFreshnessMetrics } from '../registerStatus.js';
 import { onShutdown } from '../shutdown.js';
+import { commandLine } from './args.js';
 
 const DEMO_EMAIL = 'demo@example.org';
+const REPLAY_PREFIX = 'demo-replay';
 
 runMain(async () => {
+  commandLine({ usage: "usage: npm run demo\n  The whole service with the bundled data: finds or starts Postgres and Redis, replays the fixtures once, issues a demo key.", options: {} });
   const rt = await bootstrap({ applicationName: 'demo' });
   const [stored] = await rt.sql<{ companies: number }[]>`SELECT count(*)::int AS companies FROM company`;
   if (stored?.companies === 0) {
     // First run on this database: load the bundled corpus through the real pipeline.
     console.log('Replaying the bundled fixtures into a fresh database ...');
-    const summary = await replay({ sql: rt.sql, redisUrl: rt.redisUrl, log: rt.log, fixturesDir: BUNDLED_CORPUS, prefix: 'demo-replay' });
+    const summary = await replay({ sql: rt.sql, redisUrl: rt.redisUrl, log: rt.log, fixturesDir: BUNDLED_CORPUS, prefix: REPLAY_PREFIX });
     console.log(`  ${summary.companies} companies, ${summary.persons} persons, ${summary.filings} filings, ${summary.changes} change rows, ${summary.failures} failures`);
   }
   const account = (await findAccountByEmail(rt.sql, DEMO_EMAIL)) ?? (await createAccount(rt.sql, { email: DEMO_EMAIL, plan: 'api' }));
   // Keys are stored hashed and shown once, so each demo run issues a new one and retires the old.
-  await rt.sql`UPDATE api_key SET revoked_at = now() WHERE account_id = ${account.id} AND label = 'demo' AND revoked_at IS NULL`;
+  const retired = await rt.sql`UPDATE api_key SET revoked_at = now() WHERE account_id = ${account.id} AND label = 'demo' AND revoked_at IS NULL`;
   const issued = await createApiKey(rt.sql, { accountId: account.id, label: 'demo' });
   const indexers = await startIndexers(rt.sql, rt.log, rt.config.ELASTICSEARCH_URL);
   // The bundled corpus stays served by the fake register, so documents not stored yet (articles of
@@ -34,11 +42,29 @@ runMain(async () => {
   // Signed trade extracts come from the fake GISA through a GISA worker, as they would from the real one.
   const trades = await startDemoGisa({ sql: rt.sql, redisUrl: rt.redisUrl, log: rt.log, fixturesDir: BUNDLED_CORPUS });
   const search = await createSearchBackend(rt.sql, { elasticsearchUrl: rt.config.ELASTICSEARCH_URL, screenerColumns: rt.config.SCREENER_COLUMNS, log: rt.log });
+  // The replay's queues, opened without workers, for the operator's board and the queue metrics.
+  const queues = await startPipeline({ sql: rt.sql, redisUrl: rt.redisUrl, log: rt.log, prefix: REPLAY_PREFIX, work: false, concurrency: 1 });
+  const metrics = createMetrics();
+  metrics.watchQueues(Object.values(queues.queues));
+  registerIndexerLagMetric(metrics, rt.sql);
+  registerFreshnessMetrics(metrics.registry, rt.sql);
+  const adminToken = rt.config.ADMIN_TOKEN ?? randomBytes(18).toString('base64url');
   const api = await startApi({
     sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl, search,
+    metrics: metrics.registry, queues: Object.values(queues.queues), adminToken,
     documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 })),
     tradeExtracts: trades.extracts,
   });
-  console.log(`\nService running.\n  base URL:     ${api.baseUrl}\n  demo API key: ${issued.key}\n  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'\n  docs:         ${api.baseUrl}/docs\n`);
-  onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, trades.close, rt.close]);
+  const origin = new URL(api.baseUrl).origin;
+  console.log([
+    '', 'Service running.',
+    `  base URL:     ${api.baseUrl}`,
+    `  demo API key: ${issued.key}${retired.count > 0 ? '   (the key of the previous demo run is revoked: keys are stored hashed and shown once)' : ''}`,
+    `  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'`,
+    `  docs:         ${api.baseUrl}/docs`,
+    `  status:       ${api.baseUrl}/status`,
+    `  queues:       ${origin}/admin/queues?token=${adminToken}${rt.config.ADMIN_TOKEN ? '' : '   (a token for this run; set ADMIN_TOKEN to keep one)'}`,
+    `  metrics:      ${origin}/metrics`, '',
+  ].join('\n'));
+  onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, trades.close, queues.close, rt.close]);
 });

@@ -5,8 +5,10 @@ import { Client } from '@elastic/elasticsearch';
 import { rebuildReadModel } from '../../indexer/indexer.js';
 import { rebuildEsIndex } from '../../indexer/search/elasticsearch/esIndexer.js';
 import { bootstrap, runMain } from '../bootstrap.js';
+import { commandLine } from './args.js';
 
 runMain(async () => {
+  commandLine({ usage: "usage: npm run reindex\n  Rebuilds the search read model (and the Elasticsearch index when configured) and swaps it in.", options: {} });
   const rt = await bootstrap({ applicationName: 'reindex', cli: true });
   try {
     const result = await rebuildReadModel(rt.sql, rt.log);

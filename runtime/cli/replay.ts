@@ -7,8 +7,9 @@
 import { resolve } from 'node:path';
 import { REGISTERS } from '../../pipeline/registers.js';
 import { BUNDLED_CORPUS, replay, type ReplaySummary } from '../../pipeline/replay/replay.js';
-import { bootstrap, runMain } from '../bootstrap.js';
-import { parseReplayArgs, REPLAY_USAGE, UsageError, type ReplayCommand } from './replayArgs.js';
+import { access } from 'node:fs/promises';
+import { bootstrap, CliError, runMain } from '../bootstrap.js';
+import { parseReplayArgs, REPLAY_USAGE } from './replayArgs.js';
 
 function progressPrinter(): (p: { done: number; failed: number; pending: number }) => void {
   const tty = process.stderr.isTTY;
@@ -39,18 +40,15 @@ function printSummary(summary: ReplaySummary, json: boolean): void {
   if (json) console.log(JSON.stringify(summary));
 }
 
-function command(): ReplayCommand {
-  try {
-    return parseReplayArgs(process.argv.slice(2), REGISTERS.map((r) => r.name));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`replay: ${err.message}\n${REPLAY_USAGE}`);
-    process.exit(2);
-  }
-}
-
 runMain(async () => {
-  const cmd = command();
+  const cmd = parseReplayArgs(process.argv.slice(2), REGISTERS.map((r) => r.name), (line) => console.error(`warning: ${line}`));
+  if (cmd.help) return console.log(REPLAY_USAGE);
+  const fixturesDir = resolve(cmd.fixturesDir ?? BUNDLED_CORPUS);
+  if (cmd.mode === 'fixtures') {
+    await access(fixturesDir).catch(() => {
+      throw new CliError(`replay: no fixture directory ${fixturesDir}\n${REPLAY_USAGE}`);
+    });
+  }
   const rt = await bootstrap({ applicationName: 'replay', cli: true });
   try {
     const summary = await replay({
@@ -60,7 +58,7 @@ runMain(async () => {
       config: rt.config,
       registers: REGISTERS.filter((r) => cmd.sources.includes(r.name)),
       mode: cmd.mode,
-      fixturesDir: resolve(cmd.fixturesDir ?? BUNDLED_CORPUS),
+      fixturesDir,
       upstreams: cmd.upstreamUrl ? { firmenbuch: { baseUrl: cmd.upstreamUrl } } : undefined,
       from: cmd.from,
       to: cmd.to,
@@ -69,6 +67,9 @@ runMain(async () => {
       timeoutMs: cmd.faults?.rateTimeout ? 2000 : undefined,
       onProgress: progressPrinter(),
     });
+    if (Object.keys(summary.sources).length === 0) {
+      throw new CliError(`replay: no register has fixtures in ${fixturesDir} (one folder per register: ${REGISTERS.map((r) => `${r.name}/`).join(', ')})`);
+    }
     printSummary(summary, cmd.json);
     if (summary.failures > 0) process.exitCode = 1;
   } finally {

@@ -6,8 +6,10 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { migratedSchemaFile, SCHEMA_FILE } from '../schemaDump.js';
 import { resolvePostgresServer } from '../services.js';
+import { commandLine } from './args.js';
 
 runMain(async () => {
+  commandLine({ usage: "usage: npm run schema:dump\n  Migrates a throw-away database and writes schemas/schema.sql from it.", options: {} });
   const config = loadConfig();
   const server = await resolvePostgresServer(config, createLogger(config.LOG_LEVEL, { stderr: true }));
   try {

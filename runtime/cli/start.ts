@@ -9,17 +9,42 @@ import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js'
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { gisaExtractSource } from '../../pipeline/gisa/extractSource.js';
 import { registerGisaMetrics } from '../../pipeline/gisa/metrics.js';
-import { bootstrap, runMain } from '../bootstrap.js';
+import { REGISTERS } from '../../pipeline/registers.js';
+import { bootstrap, CliError, runMain } from '../bootstrap.js';
+import { loadConfig, type Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
+import { registerFreshnessMetrics } from '../registerStatus.js';
 import { MiB } from '../../pipeline/upstream/bodyLimit.js';
 import { installProcessGuards } from '../processGuards.js';
 import { onShutdown } from '../shutdown.js';
+import { commandLine } from './args.js';
+
+const USAGE = `usage: npm start [-- --yes]
+  Runs the parts SERVICE_ROLES names (api, pipeline, indexer). With the pipeline role and a register's
+  URL left at its default, it crawls the real register: in a terminal that needs --yes.`;
+
+/** Says loudly which real registers the pipeline is about to crawl; in a terminal it wants --yes for it. */
+function guardRealRegisters(config: Config, yes: boolean, log: Logger): void {
+  const defaults = loadConfig({});
+  const real = REGISTERS.map((r) => ({ name: r.name, url: r.upstream(config).baseUrl }))
+    .filter((r, i) => r.url === REGISTERS[i]!.upstream(defaults).baseUrl);
+  if (real.length === 0) return;
+  const list = real.map((r) => `${r.name} at ${r.url}`).join(', ');
+  if (process.stdin.isTTY && !yes) {
+    throw new CliError(`npm start would crawl the real registers (${list}): point their *_URL variables at fakes (npm run fake-upstream) or pass --yes\n${USAGE}`);
+  }
+  console.error(`\n*** The pipeline crawls the real registers: ${list} ***\n`);
+  log.warn({ registers: real }, 'crawling the real registers');
+}
 
 runMain(async () => {
+  const { values } = commandLine({ usage: USAGE, options: { yes: { type: 'boolean', default: false } } });
   const rt = await bootstrap({ applicationName: 'service' });
   installProcessGuards(rt.log);
   const { config } = rt;
   const roles = new Set(config.SERVICE_ROLES);
+  if (roles.has('pipeline')) guardRealRegisters(config, values.yes, rt.log);
   const metrics = createMetrics();
   const closers: Array<() => Promise<void>> = [];
 
@@ -33,6 +58,7 @@ runMain(async () => {
         concurrency: config.PIPELINE_CONCURRENCY,
         work: roles.has('pipeline'),
         schedules: roles.has('pipeline'),
+        history: { count: config.JOB_HISTORY_COUNT, ageSeconds: config.JOB_HISTORY_HOURS * 3600 },
         onOutcome: metrics.jobOutcome,
         onUpstreamRequest: metrics.upstreamRequest,
         onRegisterRun: metrics.registerRun,
@@ -46,6 +72,7 @@ runMain(async () => {
   }
   registerIndexerLagMetric(metrics, rt.sql);
   closers.push(registerGisaMetrics(metrics, rt.sql, rt.redisUrl, config));
+  registerFreshnessMetrics(metrics.registry, rt.sql);
 
   if (roles.has('api')) {
     // Autocomplete, resolve-names and the Postgres screener read the read model: an API started alone

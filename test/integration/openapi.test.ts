@@ -14,6 +14,7 @@ import { peopleRouter } from '../../api/routes/people.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { exportRouter } from '../../api/routes/exports.js';
 import { listRouter } from '../../api/routes/lists.js';
+import { statusRouter } from '../../api/routes/status.js';
 import { queryRouter } from '../../api/routes/queries.js';
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -64,6 +65,7 @@ describe('GET /api/v1/openapi.json', () => {
       ...routesOf(changeFeedRouter(db.sql, createLogger('silent'))), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
       ...routesOf(peopleRouter(db.sql)), ...routesOf(graphRouter(db.sql)), ...routesOf(companyProfileRouter(db.sql)),
       ...routesOf(documentsRouter({ sql: db.sql, documents: { fetch: () => Promise.reject(new Error('unused')), keep: () => Promise.resolve() }, log: createLogger('silent') })),
+      ...routesOf(statusRouter(db.sql)),
     ].sort();
     expect(documented).toEqual(served);
     expect(documented).toContain('GET /oenace');

@@ -16,6 +16,8 @@ interface Operation {
   method: string;
   /** The canonical path with its parameters filled in, /api/v1 included. */
   path: string;
+  /** A free page (`security: []`): no key, not billed. */
+  free: boolean;
 }
 
 interface Answer {
@@ -47,7 +49,7 @@ afterAll(() => api.close());
 function operations(): Operation[] {
   const doc = buildOpenApiDocument() as unknown as {
     servers: { url: string }[];
-    paths: Record<string, Record<string, { parameters?: { in: string; name: string; example?: unknown; schema?: { example?: unknown } }[] }>>;
+    paths: Record<string, Record<string, { security?: unknown[]; parameters?: { in: string; name: string; example?: unknown; schema?: { example?: unknown } }[] }>>;
   };
   const base = doc.servers[0]!.url;
   const ops: Operation[] = [];
@@ -58,7 +60,7 @@ function operations(): Operation[] {
         const example = p.example ?? p.schema?.example ?? '1';
         path = path.replace(`{${p.name}}`, encodeURIComponent(String(example)));
       }
-      ops.push({ method: method.toUpperCase(), path: base + path });
+      ops.push({ method: method.toUpperCase(), path: base + path, free: op.security?.length === 0 });
     }
   }
   return ops;
@@ -152,13 +154,16 @@ describe('every operation in every variant of its path', () => {
     for (const op of operations()) {
       const anonymous = await send(op.method, op.path, false);
       const keyed = await send(op.method, op.path, true);
-      // The canonical path: a key is demanded, and a call with one is billed once.
-      expect([anonymous, keyed.billed], `${op.method} ${op.path}`).toEqual([{ status: 401, billed: 0 }, 1]);
+      // The canonical path: a key is demanded, and a call with one is billed once; a free page neither.
+      const canonical = op.free ? [{ status: 200, billed: 0 }, 0] : [{ status: 401, billed: 0 }, 1];
+      expect([anonymous, keyed.billed], `${op.method} ${op.path}`).toEqual(canonical);
       for (const variant of variantsOf(op.path)) {
         const a = await send(op.method, variant, false);
         const k = await send(op.method, variant, true);
         const notFound = a.status === 404 && a.billed === 0 && k.status === 404 && k.billed === 0;
-        const sameAsCanonical = a.status === 401 && a.billed === 0 && k.status !== 401 && k.billed === 1;
+        const sameAsCanonical = op.free
+          ? a.status === 200 && a.billed === 0 && k.billed === 0
+          : a.status === 401 && a.billed === 0 && k.status !== 401 && k.billed === 1;
         if (sameAsCanonical) guarded++;
         if (!notFound && !sameAsCanonical) failures.push(`${op.method} ${variant}: ${a.status}/${a.billed} without key, ${k.status}/${k.billed} with`);
       }

@@ -4,7 +4,7 @@
 // SIGINT/SIGTERM. --recent moves the change feeds so that their latest day is today, as a live
 // register's are.
 
-import { parseArgs } from 'node:util';
+import { readCommandLine } from '../../../runtime/cli/args.js';
 import type { FirmenbuchOperation } from '../soapEnvelope.js';
 import { FIRMENBUCH_OPERATIONS } from '../soapEnvelope.js';
 import { startFakeFirmenbuch, type FaultOptions } from './fakeUpstream.js';
@@ -13,7 +13,8 @@ const USAGE = `usage: npm run fake-upstream -- --fixtures <dir> [--port 9090] [-
   [--recent | --changes-end-on yyyy-mm-dd] [--seed N] [--rate429 P] [--retry-after S] [--rate500 P] [--rate-timeout P]
   [--timeout-ms MS] [--rate-truncated P] [--rate-cut-off P] [--only auszug,urkunde,...]`;
 
-const { values } = parseArgs({
+const SPEC = {
+  usage: USAGE,
   options: {
     fixtures: { type: 'string' },
     port: { type: 'string', default: '9090' },
@@ -31,9 +32,24 @@ const { values } = parseArgs({
     'rate-truncated': { type: 'string' },
     'rate-cut-off': { type: 'string' },
     only: { type: 'string' },
-    help: { type: 'boolean', default: false },
   },
-});
+} as const;
+
+function readArgs() {
+  try {
+    return readCommandLine(SPEC, process.argv.slice(2), (line) => console.error(`warning: ${line}`));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}
+
+const read = readArgs();
+if (read.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { values } = read;
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -72,10 +88,6 @@ function faultOptions(): FaultOptions {
 }
 
 async function main(): Promise<void> {
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   if (!values.fixtures) fail('--fixtures is required');
   for (const name of ['today', 'changes-end-on'] as const) {
     if (values[name] !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values[name])) fail(`--${name}: not a date yyyy-mm-dd: ${values[name]}`);
