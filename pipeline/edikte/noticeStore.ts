@@ -257,21 +257,20 @@ export async function deleteNotices(sql: Sql, deletions: NoticeDeletion[]): Prom
     const tombstones = live.map((d) => ({ edikt_id: d.ediktId, deleted_at: new Date(d.deletedAt).toISOString() }));
     await tx`
       UPDATE court_notice n SET
-        deleted_at = r.deleted_at, unid = NULL, aktenzeichen = NULL, court_code = NULL, court_name = NULL, state_code = NULL, proceeding_code = NULL,
+        deleted_at = r.deleted_at::timestamptz, unid = NULL, aktenzeichen = NULL, court_code = NULL, court_name = NULL, state_code = NULL, proceeding_code = NULL,
         proceeding_text = NULL, debtor_type = NULL, debtor_name = NULL, debtor_fnr_raw = NULL, debtor_fnr = NULL, debtor_address = NULL,
         debtor_birth_date = NULL, debtor_person_id = NULL, fnr = NULL, link_evidence = NULL, link_confidence = NULL, link_candidates = '[]',
         first_published_on = NULL, last_published_on = NULL, opened_on = NULL, blocks = '[]', is_open = false, data_warnings = '{}', raw = NULL,
-        source_modified_at = NULL, updated_at = now()
-        FROM jsonb_to_recordset(${json(tombstones)}::text::jsonb) AS r (edikt_id text, deleted_at timestamptz)
+        source_modified_at = NULL, last_fetched_at = NULL, updated_at = now()
+        FROM jsonb_to_recordset(${json(tombstones)}::text::jsonb) AS r (edikt_id text, deleted_at text)
        WHERE n.edikt_id = r.edikt_id`;
     // Earlier changes of these notices recorded the debtor: their snapshots become the tombstone too.
     await tx`
       UPDATE change_log c SET snapshot = jsonb_build_object('edikt_id', r.edikt_id, 'deleted_at', r.deleted_at)
-        FROM jsonb_to_recordset(${json(tombstones)}::text::jsonb) AS r (edikt_id text, deleted_at timestamptz)
+        FROM jsonb_to_recordset(${json(tombstones)}::text::jsonb) AS r (edikt_id text, deleted_at text)
        WHERE c.type = 'edikt' AND c.edikt_id = r.edikt_id`;
-    const changes: NewChange[] = live.map((d) => ({
-      type: 'edikt', fnr: existing.get(d.ediktId)!.fnr, action: 'deleted', changedFields: [], ediktId: d.ediktId,
-      snapshot: { edikt_id: d.ediktId, deleted_at: new Date(d.deletedAt).toISOString() },
+    const changes: NewChange[] = tombstones.map((t) => ({
+      type: 'edikt', fnr: existing.get(t.edikt_id)!.fnr, action: 'deleted', changedFields: [], ediktId: t.edikt_id, snapshot: t,
     }));
     await recordChanges(tx, [...changes, ...(await companyChanges(tx, touched, before))]);
     return live.map((d) => d.ediktId);
