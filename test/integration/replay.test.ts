@@ -153,6 +153,25 @@ describe('replay of the bundled corpus', () => {
   }, 120_000);
 });
 
+describe('the summary', () => {
+  it('counts what the run fetched, not what the database held: a one-company fixture says 1 company', async () => {
+    const db = await createTestDatabase();
+    try {
+      await replay(options(db));
+      const [before] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM company`;
+      expect(before!.n).toBeGreaterThan(30);
+      const summary = await replay(options(db, { fixturesDir: MALFORMED }));
+      // The fixture's one company is also in the bundled corpus: its valid filing is held already (not
+      // fetched again, so not counted); the malformed one is new and fails.
+      expect(summary).toMatchObject({ companies: 1, filings: 0, failures: 1 });
+      expect(summary.sources.firmenbuch).toMatchObject({ companies: 1, filings: 0, documents: 0, jobsFailed: 1 });
+      expect(summary.persons).toBeGreaterThan(0);
+    } finally {
+      await db.drop();
+    }
+  }, 60_000);
+});
+
 describe('a malformed filing', () => {
   it('fails alone, keeps its input on the failed job, and the rest of the run succeeds', async () => {
     const db = await createTestDatabase();
