@@ -11,6 +11,8 @@ const bool = z.enum(['true', 'false'], { error: 'must be true or false' }).trans
 const text = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 export const FIGURE_PARAMS = KEY_FIGURES.map(figureParam);
+/** `orderBy=name`: by name alone (the default order puts active companies first). */
+export const ORDER_BY_NAME = 'name';
 
 const rangeShape = Object.fromEntries(
   FIGURE_PARAMS.flatMap((p) => [[`${p}_gte`, decimal.optional()], [`${p}_lte`, decimal.optional()]]),
@@ -31,7 +33,8 @@ export const screenerFilterShape = {
   isScheinunternehmen: bool.optional().meta({
     description: 'On the finance ministry\'s current list of bogus companies: a listing linked to the company by its FN or by name and address with confidence >= 0.9.',
   }),
-  orderBy: z.enum(FIGURE_PARAMS as [string, ...string[]], { error: `must be one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional(),
+  orderBy: z.enum([ORDER_BY_NAME, ...FIGURE_PARAMS] as [string, ...string[]], { error: `must be name or one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional()
+    .meta({ description: '`name` (by name alone, active and deleted mixed) or a figure parameter base such as `guv.Umsatzerloese`. Without it: active first, then by name.' }),
   orderByDescending: bool.optional(),
   ...rangeShape,
 };
@@ -86,6 +89,8 @@ export interface ScreenerQuery {
   isScheinunternehmen?: boolean;
   ranges: FigureRange[];
   orderBy?: KeyFigureDefinition;
+  /** orderBy=name: by the normalised name in byte order, in `descending`'s direction, ties by fnr the same way. */
+  orderByName?: boolean;
   descending: boolean;
   page: number;
   pageSize: number;

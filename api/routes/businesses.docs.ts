@@ -120,7 +120,7 @@ export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
   const tags = ['Companies'];
   registerJsonGet(registry, '/businesses', tags, 'Screener over every company', screenerQuery, pageOf(ScreenerRow), {
-    description: 'All filters combine with AND. A range filter never matches a company whose figure is null. Sorting by a figure puts companies without it last in both directions, ties by fnr; without orderBy: active first, then by name. orderByDescending defaults to false. countOnly answers data: [] with the true totals.',
+    description: 'All filters combine with AND. A range filter never matches a company whose figure is null. Sorting by a figure puts companies without it last in both directions, ties by fnr; orderBy=name sorts by name alone, active and deleted mixed (names compared as folded for search: lower case, ä = ae, punctuation as a space), ties by fnr in the same direction; without orderBy: active first, then by name. orderByDescending defaults to false. countOnly answers data: [] with the true totals.',
     examples: {
       ...example('ScreenerPage', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000&orderBy=guv.Umsatzerloese&orderByDescending=true&pageSize=2', screenerPageExample),
       ...example('ScreenerCountOnly', 'The same query with countOnly=true', { data: [], pageNumber: 1, pageSize: 10, totalRecords: 1873, totalPages: 188 }),

@@ -103,12 +103,13 @@ export function registerChangeFeedDocs(registry: OpenAPIRegistry): void {
   const tags = ['Change feeds'];
   for (const [path, summary, name, page] of FEEDS) {
     registerJsonGet(registry, path, tags, summary, feedQuery, pageOf(ChangeEntry), {
-      description: 'sinceId exclusive, since inclusive (recordedAt), both combinable. A feed never shows an id while a lower one may still commit, so the highest id seen is a safe cursor. page stops at 1000; totalRecords stops at 1000 x pageSize and totalPages at 1000 (at the cap: at least that many).',
+      description: 'sinceId exclusive, since inclusive (recordedAt), both combinable; since takes a timestamp or a date (`2025-03-04` = 2025-03-04T00:00:00Z, UTC as every timestamp of the API). A feed never shows an id while a lower one may still commit, so the highest id seen is a safe cursor. page stops at 1000; totalRecords stops at 1000 x pageSize and totalPages at 1000 (at the cap: at least that many).',
       examples: example(name, 'sinceId=4711800: the first page of a poll; the same id names the same change in every feed', page),
     });
   }
   registerJsonGet(registry, '/globalchanges/aggregated', tags, 'Business, document, court-notice and global changes in one answer', aggregatedQuery,
     z.object({ businessChanges: z.array(ChangeEntry), documentChanges: z.array(ChangeEntry), ediktChanges: z.array(ChangeEntry), globalChanges: z.array(ChangeEntry) }), {
+      description: 'The first maxResultsPerType changes of each feed; since (inclusive, recordedAt) takes a timestamp or a date (`2025-03-04` = 2025-03-04T00:00:00Z).',
       examples: example('AggregatedChanges', 'since=2025-11-04T06:00:00Z&maxResultsPerType=100', aggregatedChangesExample),
     });
   registerJsonGet(registry, '/edikte/changes/{id}', tags, 'One court notice as a change left it (by change id)', undefined,

@@ -17,7 +17,15 @@ export const FEED_MAX_PAGE = 1000;
 export const FEED_DEFAULT_PAGE_SIZE = 100;
 export const AGGREGATED_MAX_PER_TYPE = 2000;
 
-const isoTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp such as 2025-03-04T10:12:00Z' }).transform((v) => new Date(v));
+/** `since`: a timestamp, or a date alone meaning 00:00 UTC of that day (timestamps are UTC throughout the API). */
+const isoTimestamp = z
+  .union([z.iso.date().transform((d) => new Date(`${d}T00:00:00Z`)), z.iso.datetime({ offset: true }).transform((v) => new Date(v))], {
+    error: 'must be an ISO 8601 timestamp such as 2025-03-04T10:12:00Z or a date such as 2025-03-04 (meaning 00:00 UTC)',
+  })
+  .meta({
+    description: 'Changes recorded at or after this moment (inclusive): an ISO 8601 timestamp with offset, or a date `yyyy-mm-dd` meaning 00:00 UTC of that day.',
+    example: '2025-03-04',
+  });
 export const feedQuery = z.object({
   sinceId: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').optional(),
   since: isoTimestamp.optional(),

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { FIGURE_BY_PARAM } from '../../schemas/keyFigures.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import {
-  PAGING_PARAMETERS, SCREENER_FILTERS, screenerFilterShape, type CanonicalFilters, type FilterKind, type FilterValue,
+  ORDER_BY_NAME, PAGING_PARAMETERS, SCREENER_FILTERS, screenerFilterShape, type CanonicalFilters, type FilterKind, type FilterValue,
 } from '../../schemas/screenerParameters.js';
 import type { FieldErrors } from '../errors.js';
 
@@ -32,9 +32,9 @@ function canonicalValue(kind: FilterKind, value: unknown): { value: FilterValue 
       return Number.isFinite(n) ? { value: n } : { error: 'must be a number' };
     }
     case 'figureName':
-      return typeof value === 'string' && FIGURE_BY_PARAM.has(value.trim())
+      return typeof value === 'string' && (FIGURE_BY_PARAM.has(value.trim()) || value.trim() === ORDER_BY_NAME)
         ? { value: value.trim() }
-        : { error: 'must name a figure, for example guv.Umsatzerloese or bilanz.BilanzSumme' };
+        : { error: 'must be name or name a figure, for example guv.Umsatzerloese or bilanz.BilanzSumme' };
   }
 }
 

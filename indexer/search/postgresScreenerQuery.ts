@@ -67,6 +67,11 @@ export function buildPageQuery(q: ScreenerQuery, table = 'company_search'): SqlQ
   values.push(q.pageSize, offset);
   const limit = `$${values.length - 1}`;
   const skip = `$${values.length}`;
+  if (q.orderByName) {
+    // In the order of the (name_norm text_pattern_ops, fnr) index, read backwards when descending.
+    const [names, fnrs] = q.descending ? ['USING ~>~', 'DESC'] : ['USING ~<~', 'ASC'];
+    return { text: `SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY name_norm ${names}, fnr ${fnrs} LIMIT ${limit} OFFSET ${skip}`, values };
+  }
   if (!q.orderBy) {
     return {
       text: `SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY is_active DESC, name_norm, fnr LIMIT ${limit} OFFSET ${skip}`,

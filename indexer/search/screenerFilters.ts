@@ -1,7 +1,7 @@
 // From the screener's parsed parameters (schemas/screenerParameters.ts) to the ScreenerQuery both
 // search backends take.
 import { KEY_FIGURES, figureParam } from '../../schemas/keyFigures.js';
-import type { FigureRange, ScreenerFilterInput, ScreenerQuery } from '../../schemas/screenerParameters.js';
+import { ORDER_BY_NAME, type FigureRange, type ScreenerFilterInput, type ScreenerQuery } from '../../schemas/screenerParameters.js';
 
 /**
  * ÖNACE code in any spelling to the EDV form ('C 10.71-1' -> 'C10711', 'c10.7' -> 'C107'). Codes
@@ -32,6 +32,7 @@ export function toScreenerQuery(input: ScreenerFilterInput, paging: { page: numb
     isScheinunternehmen: input.isScheinunternehmen,
     ranges,
     orderBy: input.orderBy ? KEY_FIGURES.find((f) => figureParam(f) === input.orderBy) : undefined,
+    orderByName: input.orderBy === ORDER_BY_NAME,
     descending: input.orderByDescending ?? false,
     page: paging.page,
     pageSize: paging.pageSize,

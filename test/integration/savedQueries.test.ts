@@ -103,7 +103,7 @@ describe('POST /queries', () => {
 
   it('answers 400 with errors naming unknown filter names, paging parameters and bad values', async () => {
     const res = await save(alice.key, {
-      filters: { city: 'Wien', colour: 'red', 'guv.Umsatz_gte': 1, page: 2, pageSize: 10, countOnly: true, active: 'yes', 'employees_gte': 'many', orderBy: 'name' },
+      filters: { city: 'Wien', colour: 'red', 'guv.Umsatz_gte': 1, page: 2, pageSize: 10, countOnly: true, active: 'yes', 'employees_gte': 'many', orderBy: 'nombre' },
     });
     expect(res.status).toBe(400);
     const body = await json(res);

@@ -64,6 +64,10 @@ export const SCREENER_CASES: Case[] = [
     name: 'sort by balance-sheet total ascending with a filter', params: { orderBy: 'bilanz.BilanzSumme', 'bilanz.BilanzSumme_gte': '50000' },
     expect: [1006, 1003, 1001, 34853, 1002], ordered: true,
   },
+  // orderBy=name: the name alone (as folded for search: Müller sorts as mueller), the deleted company among the others.
+  { name: 'sort by name', params: { orderBy: 'name' }, expect: [1002, 1003, 1001, 34853, 1005, 1004, 1006], ordered: true },
+  { name: 'sort by name descending', params: { orderBy: 'name', orderByDescending: 'true' }, expect: [1006, 1004, 1005, 34853, 1001, 1003, 1002], ordered: true },
+  { name: 'sort by name with a filter', params: { orderBy: 'name', city: 'Wien' }, expect: [34853, 1005, 1004], ordered: true },
 ];
 
 const backends: Array<{ name: string; make: (db: TestDatabase) => Promise<SearchBackend & { close?: () => Promise<void> }> }> = [

@@ -35,7 +35,7 @@ describe('canonical filters', () => {
       'filters.city': ['must be a single value, not a list or an object'],
       'filters.colour': ['is not a screener filter'],
       'filters.employees_lte': ['must be a number'],
-      'filters.orderBy': ['must name a figure, for example guv.Umsatzerloese or bilanz.BilanzSumme'],
+      'filters.orderBy': ['must be name or name a figure, for example guv.Umsatzerloese or bilanz.BilanzSumme'],
       'filters.page': ['is chosen when a query runs and is not saved with it'],
     });
   });

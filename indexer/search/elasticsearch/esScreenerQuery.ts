@@ -46,6 +46,10 @@ export function buildEsFilter(q: ScreenerQuery): Clause[] {
 }
 
 export function buildEsSort(q: ScreenerQuery): Clause[] {
+  if (q.orderByName) {
+    const order = q.descending ? 'desc' : 'asc';
+    return [{ name_norm: { order } }, { fnr: { order } }];
+  }
   if (!q.orderBy) return [{ is_active: { order: 'desc' } }, { name_norm: { order: 'asc' } }, { fnr: { order: 'asc' } }];
   return [{ [figureColumn(q.orderBy)]: { order: q.descending ? 'desc' : 'asc', missing: '_last' } }, { fnr: { order: 'asc' } }];
 }
