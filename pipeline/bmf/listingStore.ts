@@ -101,21 +101,20 @@ function listingRow(l: BogusListing, link: CompanyLink, version: string) {
   };
 }
 
-/** Companies are linked for legal persons only: a person on the list is kept as such. */
-async function linkListings(sql: Sql, listings: BogusListing[], link: NonNullable<ApplyOptions['link']>): Promise<CompanyLink[]> {
-  const legal = listings.filter((l) => l.kind === 'legal');
-  const links = await link(sql, legal.map((l) => ({ fnr: l.fnr, name: l.name, zipCode: l.zipCode, street: l.street })));
-  const byKey = new Map(legal.map((l, i) => [l.listingKey, links[i]!]));
-  const none: CompanyLink = { fnr: null, evidence: null, confidence: null, candidates: [], warnings: [] };
-  return listings.map((l) => byKey.get(l.listingKey) ?? none);
-}
+/**
+ * What a listing says about a company. A person on the list (a birth date) is kept as such: linked only
+ * by an FN the list gives (a sole trader's, e.U.), never by name, which would find namesake companies.
+ */
+const linkSubject = (l: { kind: string; fnr: string | null; name: string; zipCode: string | null; street: string | null }): LinkSubject => ({
+  fnr: l.fnr, name: l.kind === 'natural' ? '' : l.name, zipCode: l.zipCode, street: l.street,
+});
 
 export async function applyListVersion(sql: Sql, list: LsuList, options: ApplyOptions = {}): Promise<ApplyResult> {
   if (list.rows.length === 0) return { status: 'refused', reason: 'empty', message: `BMF list ${list.version} has no rows` };
   const before = await readListState(sql);
   if (before.version !== null && list.version <= before.version) return { status: before.version === list.version ? 'unchanged' : 'stale', version: list.version };
   const listings = listingsOf(list);
-  const links = await linkListings(sql, listings, options.link ?? linkCompanies);
+  const links = await (options.link ?? linkCompanies)(sql, listings.map(linkSubject));
   const rows = listings.map((l, i) => listingRow(l, links[i]!, list.version));
   const publications = listings.flatMap((l) => l.publications.map((p) => ({
     listing_key: l.listingKey, published_on: p.publishedOn, decision_final_on: p.decisionFinalOn, deemed_since: p.deemedSince, list_version: list.version,
@@ -194,6 +193,7 @@ const candidatesKey = (candidates: LinkCandidate[]) => candidates.map((c) => `${
 
 interface StoredLink {
   listingKey: string;
+  kind: string;
   name: string;
   listedFnr: string | null;
   address: string | null;
@@ -210,9 +210,12 @@ interface StoredLink {
  */
 export async function relinkListings(sql: Sql, link: NonNullable<ApplyOptions['link']> = linkCompanies): Promise<number> {
   const stored = await sql<StoredLink[]>`
-    SELECT listing_key, name, listed_fnr, address, fnr, link_evidence, link_confidence::float8::text AS link_confidence, link_candidates
-      FROM bogus_company_listing WHERE removed_at IS NULL AND kind = 'legal' ORDER BY listing_key`;
-  const links = await link(sql, stored.map((l) => ({ fnr: l.listedFnr, name: l.name, zipCode: addressParts(l.address)?.zipCode, street: addressParts(l.address)?.street })));
+    SELECT listing_key, kind, name, listed_fnr, address, fnr, link_evidence, link_confidence::float8::text AS link_confidence, link_candidates
+      FROM bogus_company_listing WHERE removed_at IS NULL ORDER BY listing_key`;
+  const links = await link(sql, stored.map((l) => {
+    const parts = addressParts(l.address);
+    return linkSubject({ kind: l.kind, fnr: l.listedFnr, name: l.name, zipCode: parts?.zipCode ?? null, street: parts?.street ?? null });
+  }));
   const same = (l: StoredLink, n: CompanyLink) =>
     l.fnr === n.fnr && l.linkEvidence === n.evidence && (l.linkConfidence === null ? null : Number(l.linkConfidence)) === n.confidence
     && candidatesKey(l.linkCandidates as LinkCandidate[]) === candidatesKey(n.candidates);

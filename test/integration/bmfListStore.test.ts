@@ -175,3 +175,33 @@ describe('BMF list versions', () => {
     expect((result as { removed: number }).removed).toBe(28 - listingsOf(shorter).length);
   });
 });
+
+describe('persons on the list', () => {
+  it('are linked by an FN the list gives, never by name', async () => {
+    const own = await createTestDatabase();
+    try {
+      await seedCompanies(own.sql, [
+        { digits: 501112, name: 'Anna Höfer e.U.', zipCode: '3500', street: ['Obere Landstraße', '21'], legalForm: 'EU' },
+        { digits: 501200, name: 'Karl Gruber e.U.', zipCode: '8020', street: ['Griesgasse', '3'], legalForm: 'EU' },
+      ]);
+      const header = 'Name~ Anschrift~ Veröffentlichung~ Rechtskraft Bescheid~ Zeitpunkt als Scheinunternehmen~ Geburts-Datum~ Firmenbuch-Nr~ UID-Nr.~ Kennziffer des UR ';
+      const list = parseLsuList([
+        header,
+        `HÖFER Anna~3500 Krems an der Donau, Obere Landstraße 21~01.10.2026~28.09.2026~ ~02.02.1980~${seedFnr(501112)}~~`,
+        'Karl Gruber~8020 Graz, Griesgasse 3~01.10.2026~28.09.2026~ ~03.03.1970~~~',
+        '', 'Stand:  01.10.2026 06:00:01', '',
+      ].join('\r\n'));
+      expect(await applyListVersion(own.sql, list)).toMatchObject({ status: 'applied', listings: 2 });
+      const rows = await own.sql<{ kind: string; fnr: string | null; linkEvidence: string | null; linkCandidates: unknown[] }[]>`
+        SELECT kind, fnr, link_evidence, link_candidates FROM bogus_company_listing ORDER BY listing_key`;
+      expect(rows).toEqual([
+        { kind: 'natural', fnr: seedFnr(501112), linkEvidence: 'register-fn', linkCandidates: [] },
+        { kind: 'natural', fnr: null, linkEvidence: null, linkCandidates: [] },
+      ]);
+      expect(await relinkListings(own.sql)).toBe(0);
+    } finally {
+      await own.drop();
+    }
+  });
+});
+
