@@ -5,6 +5,7 @@
 import { presentedScore, type MatchBand, type NameHit, type ResolveBand } from '../../indexer/search/nameSearch.js';
 import { figuresAsNumbers, presentKeyFigures } from '../../schemas/figureRecords.js';
 import { codeAndText, presentScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
+import { presentLicence, type LicenceRow } from './licences.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The profile: the rows loadProfile (api/routes/companyProfile.ts) reads, and their presentation
@@ -93,7 +94,7 @@ export interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFor
     proceedingText: string | null; firstPublishedOn: IsoDate; lastPublishedOn: IsoDate; isOpen: boolean; linkEvidence: string | null;
     linkConfidence: string | null;
   }[] | null;
-  licences: { gisaZahl: string; tradeKey: string | null; wording: string | null; effectiveFrom: IsoDate; endedOn: IsoDate; isDormant: boolean }[] | null;
+  licences: LicenceRow[] | null;
 }
 
 type Collection = 'names' | 'addresses' | 'oenaces' | 'entries' | 'functions' | 'holdings' | 'filings' | 'documents' | 'bogus' | 'notices' | 'licences';
@@ -164,10 +165,7 @@ export function presentProfile(p: Profile) {
       vnr: e.vnr, executedOn: e.executedOn, court: codeAndText(e.courtCode, e.courtText), az: e.az,
       applicationTexts: e.applicationTexts,
     })),
-    tradeLicenses: p.licences.map((l) => ({
-      gisaZahl: l.gisaZahl, tradeKey: l.tradeKey, wording: l.wording, effectiveFrom: l.effectiveFrom, endedOn: l.endedOn,
-      isDormant: l.isDormant,
-    })),
+    tradeLicenses: p.licences.map(presentLicence),
     openNotices: p.notices.filter((n) => n.isOpen).map((n) => ({
       ediktId: n.ediktId, aktenzeichen: n.aktenzeichen, court: codeAndText(n.courtCode, n.courtName),
       proceeding: codeAndText(n.proceedingCode, n.proceedingText),

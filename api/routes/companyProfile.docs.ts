@@ -4,6 +4,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { codeText, fnrPath, keyFigureFields, KeyFigures, nullableString, registerExample, registerJsonGet } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GES, GF, HG_WIEN, keyFigures, MUELLER_2024, PR } from '../openapi/exampleData.js';
+import { TradeLicense, tradeLicenseExample } from './trades.docs.js';
 
 const partyType = z.enum(['person', 'company', 'organisation']).meta({
   description: 'Who holds the function or share; with `personId` (person), `fnr` (company) or `organisationId` (organisation).',
@@ -63,9 +64,7 @@ const Profile = z
     registerEntries: z.array(z.object({
       vnr: z.string(), executedOn: nullableString, court: codeText.nullable(), az: nullableString, applicationTexts: z.array(z.string()),
     }).loose()),
-    tradeLicenses: z.array(z.object({
-      gisaZahl: z.string(), tradeKey: nullableString, wording: nullableString, effectiveFrom: nullableString, endedOn: nullableString, isDormant: z.boolean(),
-    }).loose()),
+    tradeLicenses: z.array(TradeLicense).meta({ description: 'The licences the company holds in the trade register (GISA), current first.' }),
     openNotices: z.array(z.object({
       ediktId: z.string(), aktenzeichen: nullableString, court: codeText.nullable(), proceeding: codeText.nullable(),
       firstPublishedOn: nullableString, lastPublishedOn: nullableString,
@@ -155,8 +154,7 @@ const companyProfileExample = {
     { vnr: '007', executedOn: '2024-05-13', court: HG_WIEN, az: '73 Fr 4417/24 p', applicationTexts: ['Änderung der Geschäftsanschrift'] },
   ],
   tradeLicenses: [
-    { gisaZahl: '33618543', tradeKey: '290000', wording: 'Baumeister', effectiveFrom: '1988-06-01', endedOn: null, isDormant: false },
-    { gisaZahl: '33618544', tradeKey: '540000', wording: 'Handelsgewerbe', effectiveFrom: '2002-09-16', endedOn: null, isDormant: false },
+    { ...tradeLicenseExample, fnr: '30435h', holder: { ...tradeLicenseExample.holder, fnr: '30435h', name: 'Müller Bau GmbH' }, manager: null },
   ],
   openNotices: [
     {

@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { notFound } from '../errors.js';
 import { presentProfile, type Profile, type ProfileRow } from '../presenters/businesses.js';
+import { licenceJson, LICENCE_ORDER } from '../presenters/licences.js';
 import { noQuery, parseQuery, pathText } from '../validation.js';
 
 /**
@@ -79,8 +80,7 @@ async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
                      'firstPublishedOn', cn.first_published_on, 'lastPublishedOn', cn.last_published_on, 'isOpen', cn.is_open,
                      'linkEvidence', cn.link_evidence, 'linkConfidence', cn.link_confidence::text) ORDER BY cn.first_published_on DESC NULLS LAST)
               FROM court_notice cn WHERE cn.fnr = c.fnr) AS notices,
-           (SELECT json_agg(json_build_object('gisaZahl', t.gisa_zahl, 'tradeKey', t.trade_key, 'wording', t.wording,
-                     'effectiveFrom', t.effective_from, 'endedOn', t.ended_on, 'isDormant', t.is_dormant) ORDER BY t.effective_from DESC NULLS LAST)
+           (SELECT json_agg(${licenceJson(sql)} ORDER BY ${sql.unsafe(LICENCE_ORDER)})
               FROM trade_license t WHERE t.fnr = c.fnr) AS licences
       FROM company c
       LEFT JOIN legal_form lf ON lf.code = c.legal_form_code

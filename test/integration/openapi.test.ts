@@ -9,6 +9,7 @@ import { catalogueRouter } from '../../api/routes/catalogues.js';
 import { changeFeedRouter } from '../../api/routes/changeFeeds.js';
 import { companyProfileRouter } from '../../api/routes/companyProfile.js';
 import { documentsRouter } from '../../api/routes/documents.js';
+import { tradesRouter } from '../../api/routes/trades.js';
 import { graphRouter } from '../../api/routes/graph.js';
 import { peopleRouter } from '../../api/routes/people.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
@@ -65,6 +66,7 @@ describe('GET /api/v1/openapi.json', () => {
       ...routesOf(changeFeedRouter(db.sql, createLogger('silent'))), ...routesOf(businessesRouter({ sql: db.sql, search: postgresSearch(db.sql) })),
       ...routesOf(peopleRouter(db.sql)), ...routesOf(graphRouter(db.sql)), ...routesOf(companyProfileRouter(db.sql)),
       ...routesOf(documentsRouter({ sql: db.sql, documents: { fetch: () => Promise.reject(new Error('unused')), keep: () => Promise.resolve() }, log: createLogger('silent') })),
+      ...routesOf(tradesRouter({ sql: db.sql, extracts: { extract: () => Promise.reject(new Error('unused')) } })),
       ...routesOf(statusRouter(db.sql)),
     ].sort();
     expect(documented).toEqual(served);

@@ -22,6 +22,7 @@ import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenb
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';
+import { companyLicences, personLicences } from '../helpers/gisaFixtures.js';
 import { json, serve, type JsonBody, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -392,8 +393,10 @@ describe('company profile, every fixture company field by field', () => {
     // The corpus holds no other register's data for these companies.
     expect({
       isScheinunternehmen: body.isScheinunternehmen, scheinunternehmenKundmachungen: body.scheinunternehmenKundmachungen, hasEdikt: body.hasEdikt,
-      openNotices: body.openNotices, tradeLicenses: body.tradeLicenses, oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode,
-    }).toEqual({ isScheinunternehmen: false, scheinunternehmenKundmachungen: [], hasEdikt: false, openNotices: [], tradeLicenses: [], oenaces: [], oenaceNumericCode: null });
+      openNotices: body.openNotices, oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode,
+    }).toEqual({ isScheinunternehmen: false, scheinunternehmenKundmachungen: [], hasEdikt: false, openNotices: [], oenaces: [], oenaceNumericCode: null });
+    // The trade register's licences of the company, as the GISA fixtures hold them.
+    expect(body.tradeLicenses).toEqual(companyLicences(fnr, people));
     expect(Date.now() - new Date(body.lastCrawledAt).getTime()).toBeLessThan(600_000);
   });
 });
@@ -444,6 +447,7 @@ describe('people, every person of the fixtures field by field', () => {
       birthDate: first.birthDate,
       functions: sorted(functions),
       hasOpenNotices: false,
+      tradeLicenses: personLicences(personId, people),
     });
     // Current functions come before former ones.
     const currentFlags = body.functions.map((f: { isCurrent: boolean }) => f.isCurrent);

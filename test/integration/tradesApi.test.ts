@@ -3,40 +3,25 @@
 // through the pipeline (PDF, shared jobs, the stored one of today, the 503 while it goes on, GISA
 // unreachable), the person's own licences, and a licence ending upstream down to gisaLicenseKey and /trades/changes.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { gisaExtractSource } from '../../pipeline/gisa/extractSource.js';
 import { startFakeGisa, type FakeGisa } from '../../pipeline/gisa/fake/fakeGisa.js';
-import { CATALOGUE, KINDS } from '../../pipeline/gisa/fake/fixtureModel.js';
+import { CATALOGUE } from '../../pipeline/gisa/fake/fixtureModel.js';
 import { GisaClient } from '../../pipeline/gisa/gisaClient.js';
 import { gisaHandlers } from '../../pipeline/gisa/gisaJobs.js';
 import { gisa } from '../../pipeline/gisa/index.js';
 import { startPipeline, type Pipeline } from '../../pipeline/pipelineWorker.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';
-import type { TradeLicence } from '../../schemas/tradeRecords.js';
+import { currentFirst, GISA_RECORDS, licenceRecord } from '../helpers/gisaFixtures.js';
 import { json } from '../helpers/httpClient.js';
 import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 const CORPUS = new URL('../../fixtures/corpus/', import.meta.url).pathname;
-const EXPECTED = `${CORPUS}gisa/expected/`;
 const log = createLogger('silent');
-const records: TradeLicence[] = readdirSync(EXPECTED).map((f) => JSON.parse(readFileSync(EXPECTED + f, 'utf8')) as TradeLicence);
-const kindOf = (key: string | null) => KINDS.find(([code]) => code === CATALOGUE.find(([k]) => k === key)?.[2])?.[1] ?? null;
-
-/** The API's licence record of an expected parse result; the manager's personId only where the register names the person. */
-function licence(r: TradeLicence, registerPersons: Set<string>) {
-  return {
-    gisaZahl: r.gisaZahl, fnr: r.holder.fnr, tradeKey: r.tradeKey, wording: r.wording, kind: kindOf(r.tradeKey), authority: r.authority,
-    effectiveFrom: r.effectiveFrom, endedOn: r.endedOn, isActive: r.endedOn === null, isDormant: r.isDormant, dormantFrom: r.dormantFrom,
-    dormantUntil: r.dormantUntil, holder: { type: r.holder.type, name: r.holder.name, fnr: r.holder.fnr },
-    location: { street: r.location?.street ?? null, zipCode: r.location?.zipCode ?? null, city: r.location?.city ?? null },
-    manager: r.manager ? { name: r.manager.name, personId: r.manager.personId && registerPersons.has(r.manager.personId) ? r.manager.personId : null } : null,
-  };
-}
-const currentFirst = (a: TradeLicence, b: TradeLicence) =>
-  Number(a.endedOn !== null) - Number(b.endedOn !== null) || (b.effectiveFrom ?? '').localeCompare(a.effectiveFrom ?? '') || a.gisaZahl.localeCompare(b.gisaZahl);
+const records = GISA_RECORDS;
+const licence = licenceRecord;
 
 describe('/trades on the bundled corpus', () => {
   let api: TestApi;
@@ -82,13 +67,16 @@ describe('/trades on the bundled corpus', () => {
     }
   }
 
-  it('GET /trades/company/{fnr}: the company\'s licences, current first, as the fixtures say', async () => {
+  it('GET /trades/company/{fnr} and the profile\'s tradeLicenses: the company\'s licences, current first, as the fixtures say', async () => {
     for (const fnr of ['33918f', '98231h', '501112f', '17742t']) {
       const expected = records.filter((r) => r.holder.fnr === fnr).sort(currentFirst).map((r) => licence(r, persons));
       const body = await json(await api.http.get(path(`/trades/company/${fnr}`)));
       expect(body.data, fnr).toEqual(expected);
       expect(body.totalRecords).toBe(expected.length);
     }
+    // The profile carries the same records.
+    const profile = await json(await api.http.get(path('/businesses/33918f')));
+    expect(profile.tradeLicenses).toEqual(records.filter((r) => r.holder.fnr === '33918f').sort(currentFirst).map((r) => licence(r, persons)));
     const manager = (await json(await api.http.get(path('/trades/company/402287z')))).data[0].manager;
     expect(manager).toEqual({ name: 'Peter Zach', personId: null });
   });

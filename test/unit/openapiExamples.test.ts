@@ -307,7 +307,12 @@ describe('the documented schemas accept what the presenters produce', () => {
         proceedingText: 'Sanierungsverfahren mit Eigenverwaltung', firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-10-14', isOpen: true,
         linkEvidence: 'register-fn', linkConfidence: '1.00',
       }],
-      licences: [{ gisaZahl: '33618543', tradeKey: '290000', wording: 'Baumeister', effectiveFrom: '1988-06-01', endedOn: null, isDormant: false }],
+      licences: [{
+        gisaZahl: '100000054', fnr: '33918f', tradeKey: '290500', wording: 'Baumeister', kind: 'reglementiert', authorityCode: '324',
+        authorityText: 'Bezirkshauptmannschaft St. Pölten', effectiveFrom: '1995-09-01', endedOn: null, isDormant: false, dormantFrom: null,
+        dormantUntil: null, holderType: 'legal', holderName: 'Wienerwald Bau- und Handelsgesellschaft m.b.H.', street: 'Wiener Straße 12',
+        zipCode: '3002', city: 'Purkersdorf', managerName: 'Gerhard Leitner', managerPersonId: null,
+      }],
     } as Parameters<typeof presentProfile>[0]);
     expect(validate(schemaOf('/businesses/{fnr}'), profile)).toEqual([]);
   });
