@@ -73,7 +73,14 @@ export function registerPeopleDocs(registry: OpenAPIRegistry): void {
       hasOpenNotices: z.boolean().meta({ description: 'An open court notice concerns a company the person holds a function in.' }),
       tradeLicenses: z.array(TradeLicense).meta({ description: 'Trade licences the person holds themselves (sole trader), found in GISA by name and birth date.' }),
     }).loose(), {
-      params: z.object({ personId: z.string().meta({ example: 'andrea-müller-1972-04-18' }) }), problems: [404],
+      description: 'Person ids keep their letters (`zoë-fürst-1990-02-14`). An id spelled in ASCII resolves to the person it spells: umlauts written ' +
+        'out or plain (`zoe-fuerst-1990-02-14`, `zoe-furst-1990-02-14`), ß as ss, accents dropped, any case. Such a request answers 200 with the ' +
+        'profile under its canonical `personId` and a `Content-Location` header holding the canonical path (no redirect: one request, ' +
+        'as with the canonical id). When a spelling fits several people, the 404 names their ids.',
+      params: z.object({
+        personId: z.string().meta({ description: 'The person id, or its ASCII spelling (see the description).', example: 'andrea-müller-1972-04-18' }),
+      }),
+      problems: [404],
       examples: example('PersonProfile', 'A managing director of two companies', personExample),
     });
 }

@@ -60,6 +60,23 @@ const presentFunction = (f: FunctionRow) => ({
   since: isoDate(f.since), until: isoDate(f.until), isCurrent: f.isCurrent,
 });
 
+type PersonRow = { personId: string; firstName: string | null; lastName: string | null; titleBefore: string | null; titleAfter: string | null; birthDate: Date | null };
+
+/**
+ * The person with this id; else the one whose id it is in ASCII (`zoe-fuerst-...` or `zoe-furst-...`
+ * for `zoë-fürst-...`: person_id_fold(), migration 0026); else the ids that spelling could mean
+ * (none, or several that fold alike).
+ */
+async function personByIdOrSpelling(sql: Sql, id: string): Promise<PersonRow | string[]> {
+  const [exact] = await sql<PersonRow[]>`
+    SELECT person_id, first_name, last_name, title_before, title_after, birth_date FROM person WHERE person_id = ${id}`;
+  if (exact) return exact;
+  const folded = await sql<PersonRow[]>`
+    SELECT person_id, first_name, last_name, title_before, title_after, birth_date FROM person
+     WHERE person_id_fold(person_id) = person_id_fold(${id.normalize('NFC')}) ORDER BY person_id LIMIT 5`;
+  return folded.length === 1 ? folded[0]! : folded.map((p) => p.personId);
+}
+
 export function peopleRouter(sql: Sql): Router {
   const router = new Router();
 
@@ -104,9 +121,14 @@ export function peopleRouter(sql: Sql): Router {
   router.get('/people/:personId', async (ctx) => {
     parseQuery(noQuery, ctx.query);
     const personId = pathText(ctx.params, 'personId');
-    const [person] = await sql<{ personId: string; firstName: string | null; lastName: string | null; titleBefore: string | null; titleAfter: string | null; birthDate: Date | null }[]>`
-      SELECT person_id, first_name, last_name, title_before, title_after, birth_date FROM person WHERE person_id = ${personId}`;
-    if (!person) throw notFound(`No person has the id ${personId}.`);
+    const person = await personByIdOrSpelling(sql, personId);
+    if (Array.isArray(person)) {
+      throw notFound(person.length === 0
+        ? `No person has the id ${personId}.`
+        : `No person has the id ${personId}; spelled with their letters it could be ${person.join(' or ')}.`);
+    }
+    // Another spelling of the id answers as the canonical one would, and says which that is.
+    if (person.personId !== personId) ctx.set('Content-Location', `${ctx.path.slice(0, ctx.path.lastIndexOf('/') + 1)}${encodeURIComponent(person.personId)}`);
     const functions = (await functionsOf(sql, [person.personId])).get(person.personId) ?? [];
     const [notices] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM court_notice WHERE is_open AND fnr = ANY(${[...new Set(functions.map((f) => f.fnr))]})`;
