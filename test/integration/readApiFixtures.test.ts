@@ -22,6 +22,7 @@ import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenb
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';
+import { companyKundmachungen } from '../helpers/bmfFixtures.js';
 import { companyLicences, personLicences } from '../helpers/gisaFixtures.js';
 import { json, serve, type JsonBody, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -390,11 +391,13 @@ describe('company profile, every fixture company field by field', () => {
     expect(body.latestKeyFigures).toEqual(latest ? { documentDate: latest.documentDate, ...figureNumbers(latest.figures) } : null);
     if (latest) expect(Object.keys(latest.figures)).toHaveLength(47);
 
+    // The BMF list's publications of the company, as the list fixtures and their labelled links hold them.
+    const kundmachungen = companyKundmachungen(fnr);
+    expect({ isScheinunternehmen: body.isScheinunternehmen, scheinunternehmenKundmachungen: body.scheinunternehmenKundmachungen })
+      .toEqual({ isScheinunternehmen: kundmachungen.length > 0, scheinunternehmenKundmachungen: kundmachungen });
     // The corpus holds no other register's data for these companies.
-    expect({
-      isScheinunternehmen: body.isScheinunternehmen, scheinunternehmenKundmachungen: body.scheinunternehmenKundmachungen, hasEdikt: body.hasEdikt,
-      openNotices: body.openNotices, oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode,
-    }).toEqual({ isScheinunternehmen: false, scheinunternehmenKundmachungen: [], hasEdikt: false, openNotices: [], oenaces: [], oenaceNumericCode: null });
+    expect({ hasEdikt: body.hasEdikt, openNotices: body.openNotices, oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode })
+      .toEqual({ hasEdikt: false, openNotices: [], oenaces: [], oenaceNumericCode: null });
     // The trade register's licences of the company, as the GISA fixtures hold them.
     expect(body.tradeLicenses).toEqual(companyLicences(fnr, people));
     expect(Date.now() - new Date(body.lastCrawledAt).getTime()).toBeLessThan(600_000);
