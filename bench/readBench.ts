@@ -3,7 +3,7 @@
 // The read side at scale: loads N (default 640,000) synthetic companies (bench/syntheticCompanies.ts)
 // into a database of its own (companydata_bench_read) through the pipeline's store functions
 // (storeCompanyExtract, storeDocumentListings, storeAnnualAccount; ÖNACE rows as the seed helper
-// writes them), rebuilds the search read model with rebuildReadModel(), starts the real API in a
+// writes them) and ~1.6 trade licences each (bench/syntheticLicences.ts), rebuilds the search read model with rebuildReadModel(), starts the real API in a
 // child process with the normal access chain (an `api` plan key; burst limit raised so the bench is
 // not refused), and drives it over HTTP with a fixed, seeded mix of requests, once per --concurrency
 // value: 4 clients as issue 4 specifies, then a single client (the condition performance-notes §7
@@ -42,6 +42,7 @@ import { KEY_FIGURES, figureColumn, figureParam, type KeyFigureDefinition } from
 import { benchServerNodeArgs, spawnBenchServer, type BenchServer } from './benchServer.js';
 import { KeepAliveConnection } from './keepAliveClient.js';
 import { digitsOf, fnrOf, normal, pick, rng, syntheticCompany, type Catalogue, type Rand, type SyntheticCompany } from './syntheticCompanies.js';
+import { ensureLicences, popularTradeKey, SYNTHETIC_TRADE_KEYS } from './syntheticLicences.js';
 
 const BENCH_DATABASE = 'companydata_bench_read';
 /** Node flags of the API child unless BENCH_SERVER_NODE_ARGS says otherwise ('' for none). */
@@ -276,7 +277,8 @@ async function prepareDatabase(serverUrl: string, n: number, storeCount: number,
 // ---------------------------------------------------------------------------------------------
 // The request mix.
 
-type ClassName = 'typical' | 'arbitrary' | 'page1000' | 'count' | 'autocomplete' | 'resolve100' | 'profile' | 'feed100' | 'feed1000' | 'graph2' | 'feedTyped';
+type ClassName = 'typical' | 'arbitrary' | 'page1000' | 'count' | 'autocomplete' | 'resolve100' | 'profile' | 'feed100' | 'feed1000' | 'graph2' | 'feedTyped'
+  | 'tradesCompany' | 'tradesLicenses';
 
 interface Target { p50?: number; p95?: number; p99?: number }
 const TARGETS: Record<ClassName, Target> = {
@@ -294,11 +296,15 @@ const TARGETS: Record<ClassName, Target> = {
   // A typed feed's page of 100 (/businesses/changes, /documents/changes), deep pages included: the
   // same target as feed100. Their counts once read on to the last row of the type (migration 0016).
   feedTyped: { p50: 2, p99: 10 },
+  // Issue 20: a company's licences, and a page of one trade's (1M licences over 640k companies).
+  tradesCompany: { p99: 10 },
+  tradesLicenses: { p99: 10 },
 };
 
 /** Requests per class at --scale 1 (resolve-names batches are few: each is 100 lookups). */
 const COUNTS: Record<ClassName, number> = {
   typical: 600, arbitrary: 200, page1000: 120, count: 200, autocomplete: 1000, resolve100: 8, profile: 500, feed100: 400, feed1000: 150, graph2: 300, feedTyped: 200,
+  tradesCompany: 300, tradesLicenses: 300,
 };
 
 interface Req { cls: ClassName; method: 'GET' | 'POST'; path: string; body?: string }
@@ -437,6 +443,15 @@ function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: 
   add('feed100', () => ({ method: 'GET', path: `/globalchanges?sinceId=${sinceId(100)}&pageSize=100` }));
   add('feed1000', () => ({ method: 'GET', path: `/globalchanges?sinceId=${sinceId(1000)}&pageSize=1000` }));
   add('graph2', () => ({ method: 'GET', path: `/graph?fnr=${randomFnr()}&depth=2` }));
+  add('tradesCompany', () => ({ method: 'GET', path: `/trades/company/${randomFnr()}` }));
+  add('tradesLicenses', () => {
+    // Half the requests on keys by their popularity (the long lists), half on any key; the first pages.
+    const p = new URLSearchParams({ page: String(1 + Math.floor(r() * 20)), pageSize: String(pick(r, [10, 10, 50, 100])) });
+    if (r() < 0.3) p.set('active', 'true');
+    if (r() < 0.2) p.set('zipCode', pick(r, catalogue.localities).zipCode);
+    const tradeKey = r() < 0.5 ? popularTradeKey(r) : pick(r, SYNTHETIC_TRADE_KEYS);
+    return { method: 'GET', path: `/trades/${tradeKey}/licenses?${p}` };
+  });
   add('feedTyped', () => {
     const feed = pick(r, ['/businesses/changes', '/documents/changes']);
     return { method: 'GET', path: `${feed}?sinceId=${sinceId(100)}&page=${1 + Math.floor(r() * 40)}&pageSize=100` };
@@ -590,6 +605,8 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
   const prefix = `bench-read-${randomBytes(4).toString('hex')}:`;
   let child: ChildProcess | undefined;
   try {
+    // Trade licences (issue 20) before the read model, whose trade_keys they fill.
+    const licences = await ensureLicences(sql, say);
     let rebuild: { rows: number; ms: number | null; table: string };
     if (options.skipRebuild && load.reused) {
       const [live] = await sql<{ liveTable: string }[]>`SELECT live_table FROM read_model_version WHERE name = ${READ_MODEL}`;
@@ -679,6 +696,7 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
       storePathCompaniesPerSecond: load.storeCompanies > 0 ? Math.round(load.storeCompanies / (load.storeMs / 1000)) : null,
       bulkPathCompaniesPerSecond: options.companies > load.storeCompanies ? Math.round((options.companies - load.storeCompanies) / (load.bulkMs / 1000)) : null,
       loadReused: load.reused,
+      licences,
       changeLogRows: sizes!.changes,
       rebuildSeconds: rebuild.ms === null ? null : round(rebuild.ms / 1000, 1),
       readModelTableMB: sizes!.tableMb,
@@ -693,6 +711,7 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     for (const phase of phases) printPhase(phase);
     say('');
     say(`load: ${options.companies} companies, ${load.filings} filings in ${figures.loadSeconds} s${load.reused ? ' [reused]' : ''}: store path ${load.storeCompanies} at ${figures.storePathCompaniesPerSecond}/s, bulk path ${figures.bulkPathCompaniesPerSecond ?? '-'}/s; 640k through the store path alone would take ~${figures.storePathCompaniesPerSecond ? Math.round(640000 / figures.storePathCompaniesPerSecond / 60) : '?'} min`);
+    say(`licences: ${licences} over ${options.companies} companies`);
     say(`postgres: shared_buffers ${settings!.sharedBuffers}, effective_cache_size ${settings!.effectiveCacheSize}`);
     say(`rebuild: ${figures.rebuildSeconds === null ? 'skipped' : `${figures.rebuildSeconds} s (target <= 120 s) ${figures.rebuildSeconds <= 120 ? 'ok' : 'MISS'}`}; read model ${figures.readModelTableMB} MB + ${figures.readModelIndexMB} MB indexes`);
     for (const phase of phases) say(`overall: ${phase.requests} requests, ${phase.requestsPerSecond} req/s at concurrency ${phase.concurrency}`);

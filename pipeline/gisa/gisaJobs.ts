@@ -123,11 +123,13 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       return { changes: changes.length, companies: fnrs.length, persons: persons.length, cursor: last };
     },
 
-    recheck: async ({ minute }) => {
+    recheck: async () => {
+      // A minute's worth of the quota: the re-check jobs run after every event-driven job (priority) and
+      // the limiter holds all of them to the quota, so they use what the events leave. Companies still
+      // queued from the last run are selected again under the same job id, so the queue does not grow.
       const limit = deps.dataQuota?.limit.max ?? 200;
       const used = (await deps.dataQuota?.used()) ?? 0;
-      const budget = Math.max(0, Math.floor((limit - used) / CALLS_PER_COMPANY / 2));
-      if (budget === 0) return { budget, used };
+      const budget = Math.floor(limit / CALLS_PER_COMPANY);
       // Companies the re-check has not seen yet join it (never checked: they come first within their group).
       await sql`
         INSERT INTO gisa_company_check (fnr, is_active)
@@ -138,7 +140,9 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
         SELECT fnr FROM gisa_company_check
          WHERE checked_at IS NULL OR checked_at < now() - ${RECHECK_MIN_AGE}::interval
          ORDER BY is_active DESC, checked_at ASC NULLS FIRST, fnr LIMIT ${budget}`;
-      await enqueueMany('recheckCompany', due.map((r) => ({ fnr: r.fnr, cause: `r${minute.slice(0, 10)}` })));
+      // One lookup per company and day: a company still queued from an earlier run keeps its job.
+      const day = new Date().toISOString().slice(0, 10);
+      await enqueueMany('recheckCompany', due.map((r) => ({ fnr: r.fnr, cause: `r${day}` })));
       return { budget, used, enqueued: due.length };
     },
 

@@ -14,6 +14,11 @@ import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { createLogger } from '../../runtime/logger.js';
+import { loadConfig } from '../../runtime/config.js';
+import { createMetrics } from '../../runtime/metrics.js';
+import { quotaKey, redisCallQuota } from '../../pipeline/jobs/callQuota.js';
+import { registerGisaMetrics } from '../../pipeline/gisa/metrics.js';
+import { Redis } from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const CORPUS = new URL('../../fixtures/corpus/', import.meta.url).pathname;
@@ -67,6 +72,44 @@ describe('GISA crawl of the bundled corpus', () => {
     expect(summary.failed).toEqual([]);
     const [after] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log`;
     expect(after!.n).toBe(before!.n);
+  });
+
+  it('the re-check takes active companies first, then the longest unchecked, a minute of the quota at a time', async () => {
+    // Two companies checked long ago, one of them deleted; one never checked; the rest checked just now.
+    await db.sql`UPDATE gisa_company_check SET checked_at = now() - interval '30 days' WHERE fnr IN ('187233v', '412785m')`;
+    await db.sql`UPDATE gisa_company_check SET checked_at = now() - interval '20 days' WHERE fnr = '33918f'`;
+    await db.sql`DELETE FROM gisa_company_check WHERE fnr = '629a'`;
+    const enqueued: Array<{ fnr: string }> = [];
+    const handlers = gisaHandlers({
+      sql: db.sql, client: new GisaClient({ baseUrl: 'http://127.0.0.1:1' }), log,
+      dataQuota: { limit: { max: 6, windowMs: 60_000 }, take: async () => 0, used: async () => 0 },
+      enqueueMany: async (key, payloads) => {
+        if (key === 'recheckCompany') enqueued.push(...(payloads as typeof enqueued));
+      },
+    });
+    await handlers.recheck({ minute: 'test' }, undefined as never);
+    // Six calls a minute are three companies: 629a (active, never checked), 412785m (active, 30 days), 33918f (20 days).
+    expect(enqueued.map((p) => p.fnr)).toEqual(['629a', '412785m', '33918f']);
+  });
+
+  it('/metrics: calls in the window against each quota of the key, and the re-check backlog', async () => {
+    const config = loadConfig({ GISA_API_KEY: `metrics-${randomBytes(4).toString('hex')}` });
+    const redis = new Redis(inject('redisUrl'));
+    try {
+      await redisCallQuota(redis, quotaKey('bull', 'gisa', 'data', config.GISA_API_KEY), { max: 200, windowMs: 61_000 }).take(3);
+      await db.sql`INSERT INTO gisa_company_check (fnr, is_active, checked_at) SELECT fnr, true, now() FROM company ON CONFLICT (fnr) DO UPDATE SET checked_at = now()`;
+      await db.sql`UPDATE gisa_company_check SET checked_at = now() - interval '30 days' WHERE fnr IN ('187233v', '412785m')`;
+      const metrics = createMetrics();
+      const close = registerGisaMetrics(metrics, db.sql, inject('redisUrl'), config);
+      const text = await metrics.registry.metrics();
+      await close();
+      expect(text).toMatch(/^gisa_data_calls_in_window 3$/m);
+      expect(text).toMatch(/^gisa_data_quota 200$/m);
+      expect(text).toMatch(/^gisa_extract_calls_in_window 0$/m);
+      expect(text).toMatch(/^gisa_recheck_backlog 2$/m);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('a licence that ends upstream gives one trade change at the next lookup, and the key set changes', async () => {
