@@ -39,19 +39,33 @@ function flattenQuery(query: ParsedUrlQuery, errors: FieldErrors): Record<string
   return flat;
 }
 
-/** NUL characters anywhere in a parsed JSON body (values and keys), and `__proto__` keys, by field path. */
-function hostileBodyParts(value: unknown, path: string[], errors: FieldErrors): void {
-  const field = () => path.join('.') || '(body)';
-  if (typeof value === 'string') {
-    if (value.includes('\0')) addError(errors, field(), NUL_MESSAGE);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => hostileBodyParts(item, [...path, String(i)], errors));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
+/** Deeper bodies are refused: no request body of the contract nests beyond a few levels, and schemas recurse. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * NUL characters anywhere in a parsed JSON body (values and keys), `__proto__` keys, and nesting
+ * beyond MAX_BODY_DEPTH, by field path. A walk with its own stack: a body nested 100k deep is data.
+ */
+function hostileBodyParts(body: unknown, errors: FieldErrors): void {
+  const stack: Array<{ value: unknown; path: string[] }> = [{ value: body, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    const field = path.join('.') || '(body)';
+    if (typeof value === 'string') {
+      if (value.includes('\0')) addError(errors, field, NUL_MESSAGE);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_BODY_DEPTH) {
+      addError(errors, field, `is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`);
+      continue;
+    }
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value);
+    for (const [key, item] of entries) {
       const at = [...path, key];
       if (key === '__proto__') addError(errors, at.join('.'), 'is not accepted as a field name');
       else if (key.includes('\0')) addError(errors, at.join('.'), NUL_MESSAGE);
-      else hostileBodyParts(item, at, errors);
+      else stack.push({ value: item, path: at });
     }
   }
 }
@@ -93,7 +107,7 @@ function issuesToErrors(issues: z.core.$ZodIssue[], errors: FieldErrors, unknown
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (body === undefined) throw validationFailed({ '(body)': ['is required'] });
   const errors = fieldErrors();
-  hostileBodyParts(body, [], errors);
+  hostileBodyParts(body, errors);
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
   const result = schema.safeParse(body);
   if (result.success) return result.data;

@@ -99,6 +99,12 @@ describe('finding 4: NUL bytes', () => {
     await expectFieldError(await send('POST', '/api/v1/exports/businesses', '{"format":"csv","fnrs":["\\u0000"]}'), 'fnrs.0');
   });
 
+  it('a body nested 100k deep is a 400 naming where it got too deep, not a stack overflow', async () => {
+    const depth = 100_000;
+    await expectFieldError(await send('POST', '/api/v1/lists', `{"name":"x","settings":${'['.repeat(depth)}${']'.repeat(depth)}}`), `settings${'.0'.repeat(31)}`);
+    await expectFieldError(await send('POST', '/api/v1/queries', `${'['.repeat(depth)}${']'.repeat(depth)}`), '0.'.repeat(31) + '0');
+  });
+
   it('nothing of a refused request was stored', async () => {
     expect(await json(await get('/api/v1/lists'))).toEqual([]);
   });
