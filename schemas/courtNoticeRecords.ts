@@ -19,6 +19,9 @@ const storedBlock = z.object({ publishedOn: text, name: text, text, decidedOn: t
 /** The debtor's address as the Ediktsdatei gives it. */
 const storedAddress = z.object({ street: text, zipCode: text, city: text });
 
+/** A company the notice may concern, below the threshold that asserts a link: kept for review. */
+const storedCandidate = z.object({ fnr: z.string(), name: text, evidence: text, confidence: decimal });
+
 /** The columns of court_notice (schemas/sql/0005) a presented notice is made from; others are dropped. */
 export const courtNoticeSnapshot = z.object({
   edikt_id: z.string(),
@@ -30,9 +33,11 @@ export const courtNoticeSnapshot = z.object({
   debtor_type: text,
   debtor_name: text,
   debtor_address: storedAddress.nullish().transform((v) => v ?? null),
+  debtor_person_id: text,
   fnr: text,
   link_evidence: text,
   link_confidence: decimal,
+  link_candidates: z.array(storedCandidate).nullish().transform((v) => v ?? []),
   opened_on: text,
   first_published_on: text,
   last_published_on: text,

@@ -31,13 +31,16 @@ export function presentCourtNotice(snapshot: unknown) {
     aktenzeichen: n.aktenzeichen,
     court: codeAndText(n.court_code, n.court_name),
     proceeding: codeAndText(n.proceeding_code, n.proceeding_text),
-    debtor: { type: n.debtor_type, name: n.debtor_name, fnr: n.fnr, address: n.debtor_address },
+    debtor: { type: n.debtor_type, name: n.debtor_name, fnr: n.fnr, personId: n.debtor_person_id, address: n.debtor_address },
     openedOn: n.opened_on,
     firstPublishedOn: n.first_published_on,
     lastPublishedOn: n.last_published_on,
     isOpen: n.is_open,
     deletedAt: n.deleted_at,
     blocks: n.blocks.map((b) => ({ publishedOn: b.publishedOn, name: b.name, text: b.text, decidedOn: b.decidedOn })),
-    link: { evidence: n.link_evidence, confidence: n.link_confidence },
+    link: {
+      evidence: n.link_evidence, confidence: n.link_confidence,
+      candidates: n.link_candidates.map((c) => ({ fnr: c.fnr, name: c.name, evidence: c.evidence, confidence: c.confidence })),
+    },
   };
 }

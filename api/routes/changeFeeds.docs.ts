@@ -21,14 +21,24 @@ const CourtNotice = z
     ediktId: z.string(), aktenzeichen: nullableString, court: codeText.nullable(), proceeding: codeText.nullable(),
     debtor: z.object({
       type: nullableString.meta({ description: "'J' legal person, 'N' natural person." }), name: nullableString,
-      fnr: nullableString.meta({ description: 'The company the notice is linked to, if any.' }),
+      fnr: nullableString.meta({ description: 'The company the notice is asserted to concern (a link with confidence >= 0.9), if any.' }),
+      personId: nullableString.meta({ description: 'A natural person with a published birth date: the personId of /people/{personId} (name and birth date).' }),
       address: z.object({ street: nullableString, zipCode: nullableString, city: nullableString }).nullable(),
     }),
     openedOn: nullableString, firstPublishedOn: nullableString, lastPublishedOn: nullableString,
     isOpen: z.boolean().nullable(), deletedAt: nullableString.meta({ description: 'When the register deleted the notice, if it has.' }),
     blocks: z.array(z.object({ publishedOn: nullableString, name: nullableString, text: nullableString, decidedOn: nullableString }))
       .meta({ description: 'The publications (Bausteine) of the notice, oldest first as the register lists them.' }),
-    link: z.object({ evidence: nullableString, confidence: z.number().nullable() }).meta({ description: 'Why the notice is linked to debtor.fnr, with a confidence 0..1.' }),
+    link: z.object({
+      evidence: z.enum(['register-fn', 'name-address', 'name', 'manual']).nullable().meta({
+        description: 'Why the notice is linked to debtor.fnr: `register-fn` the FN the court gives (confidence 1.0; a wrong check letter links nothing), ' +
+          '`name-address` the normalised name (umlaut spellings, legal-form suffixes, the split name joined) plus zip code and street, ' +
+          '`name` the name alone, `manual` set by an operator.',
+      }),
+      confidence: z.number().nullable().meta({ description: 'Confidence 0..1 of the asserted link; a link is asserted only at >= 0.9.' }),
+      candidates: z.array(z.object({ fnr: z.string(), name: nullableString, evidence: nullableString, confidence: z.number().nullable() }))
+        .meta({ description: 'Companies the notice may concern below 0.9 (namesakes, another legal form, a deleted company), for review: they never set hasEdikt, openNotices or the screener flag.' }),
+    }).meta({ description: 'The link to a company. Only a link with confidence >= 0.9 is asserted (debtor.fnr, the company\'s hasEdikt and openNotices, the screener); a deleted notice (deletedAt) keeps nothing but its key.' }),
   })
   .meta({ id: 'CourtNotice' });
 
@@ -91,10 +101,10 @@ const ediktChangeExample = {
   notice: {
     ediktId: '007015S0004125001', aktenzeichen: '41 S 125/25d', court: HG_WIEN,
     proceeding: { code: 'SVE', text: 'Sanierungsverfahren mit Eigenverwaltung' },
-    debtor: { type: 'J', name: 'Müller Bau GmbH', fnr: '30435h', address: { street: 'Favoritenstraße 112/2/14', zipCode: '1100', city: 'Wien' } },
+    debtor: { type: 'J', name: 'Müller Bau GmbH', fnr: '30435h', personId: null, address: { street: 'Favoritenstraße 112/2/14', zipCode: '1100', city: 'Wien' } },
     openedOn: '2025-10-13', firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-10-14', isOpen: true, deletedAt: null,
     blocks: [{ publishedOn: '2025-10-14', name: 'Eröffnung des Sanierungsverfahrens', text: 'Über das Vermögen der Schuldnerin wird das Sanierungsverfahren mit Eigenverwaltung eröffnet.', decidedOn: '2025-10-13' }],
-    link: { evidence: 'register-fn', confidence: 1 },
+    link: { evidence: 'register-fn', confidence: 1, candidates: [] },
   },
 };
 

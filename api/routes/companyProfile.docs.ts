@@ -37,7 +37,7 @@ const Profile = z
           + 'legal form, zip code and street). Only links with confidence >= 0.9 are asserted; weaker candidates never appear here.',
       }),
     }).loose()).meta({ description: 'Publications (Kundmachungen) of the finance ministry behind the current listing, oldest first.' }),
-    hasEdikt: z.boolean().meta({ description: 'At least one court notice (open or closed) on file.' }),
+    hasEdikt: z.boolean().meta({ description: 'At least one court notice (open or closed) on file whose link to this company has confidence >= 0.9 (Ediktsdatei).' }),
     euid: nullableString, seat: nullableString, municipality: codeText.nullable(),
     capital: z.object({ amount: z.number(), currency: nullableString }).nullable().meta({ description: 'Registered share capital (Stammkapital / Grundkapital).' }),
     businessPurpose: nullableString,
@@ -68,8 +68,11 @@ const Profile = z
     openNotices: z.array(z.object({
       ediktId: z.string(), aktenzeichen: nullableString, court: codeText.nullable(), proceeding: codeText.nullable(),
       firstPublishedOn: nullableString, lastPublishedOn: nullableString,
-      link: z.object({ evidence: nullableString, confidence: z.number().nullable() }).meta({ description: 'Why the notice is linked to this company, with a confidence 0..1.' }),
-    }).loose()),
+      link: z.object({ evidence: nullableString, confidence: z.number().nullable() }).meta({
+        description: 'Why the notice is linked to this company: register-fn (the FN the court gives, 1.0) or name-address (normalised name, legal form, '
+          + 'zip code and street). Only links with confidence >= 0.9 are asserted; weaker candidates stay on the notice (GET /edikte/changes/{id}) and never appear here.',
+      }),
+    }).loose()).meta({ description: 'Open court notices (Ediktsdatei: no Aufhebung, Einstellung or Nichteröffnung published yet), newest first.' }),
     annualAccountDocuments: z.array(z.object({
       documentKey: z.string(), documentDate: nullableString, balanceSheetDate: nullableString, contentType: nullableString, filedOn: nullableString,
       sizeClass: nullableString, sizeBytes: z.int().nullable(),

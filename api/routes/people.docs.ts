@@ -12,6 +12,11 @@ const PersonFunction = z.object({
   representation: codeText.nullable(), since: nullableString, until: nullableString, isCurrent: z.boolean(),
 }).loose();
 
+const OpenNotice = z.object({
+  ediktId: z.string(), aktenzeichen: nullableString, proceeding: codeText.nullable(), firstPublishedOn: nullableString,
+  relation: z.enum(['debtor', 'company']), fnr: z.string().optional().meta({ description: 'The company (relation `company` only).' }),
+});
+
 const andreaFunctions = [
   {
     fnr: '30435h', companyName: 'Müller Bau GmbH', companyIsActive: true, functionCode: 'GF', functionText: GF, representation: EINZELVERTRETUNG,
@@ -39,7 +44,12 @@ const peoplePageExample = {
 
 const personExample = {
   personId: 'andrea-müller-1972-04-18', firstName: 'Andrea', lastName: 'Müller', titles: { before: 'Ing.', after: 'MSc' },
-  birthDate: '1972-04-18', functions: andreaFunctions, hasOpenNotices: true,
+  birthDate: '1972-04-18', functions: andreaFunctions,
+  openNotices: [{
+    ediktId: '007015S0004125001', aktenzeichen: '007 015 S 00041/25', proceeding: { code: 'SVME', text: 'Sanierungsverfahren mit Eigenverwaltung' },
+    firstPublishedOn: '2025-10-14', relation: 'company', fnr: '30435h',
+  }],
+  hasOpenNotices: true,
   tradeLicenses: [{
     ...tradeLicenseExample, gisaZahl: '100000542', fnr: null, tradeKey: '740100', wording: 'Unternehmensberatung einschließlich der Unternehmensorganisation',
     effectiveFrom: '2011-01-10', holder: { type: 'natural', name: 'Andrea Müller', fnr: null }, manager: null,
@@ -70,7 +80,11 @@ export function registerPeopleDocs(registry: OpenAPIRegistry): void {
     z.object({
       personId: z.string(), firstName: nullableString, lastName: nullableString,
       titles: z.object({ before: nullableString, after: nullableString }), birthDate: nullableString, functions: z.array(PersonFunction),
-      hasOpenNotices: z.boolean().meta({ description: 'An open court notice concerns a company the person holds a function in.' }),
+      openNotices: z.array(OpenNotice).meta({
+        description: 'Open court notices (Ediktsdatei) of the person: their own proceedings (relation `debtor`: the debtor\'s name and birth date give this personId) ' +
+          'and the notices asserted (link confidence >= 0.9) to companies they hold a current function in (relation `company`, with `fnr`). Ended functions do not count.',
+      }),
+      hasOpenNotices: z.boolean().meta({ description: 'openNotices is not empty.' }),
       tradeLicenses: z.array(TradeLicense).meta({ description: 'Trade licences the person holds themselves (sole trader), found in GISA by name and birth date.' }),
     }).loose(), {
       description: 'Person ids keep their letters (`zoë-fürst-1990-02-14`). An id spelled in ASCII resolves to the person it spells: umlauts written ' +

@@ -77,6 +77,35 @@ async function personByIdOrSpelling(sql: Sql, id: string): Promise<PersonRow | s
   return folded.length === 1 ? folded[0]! : folded.map((p) => p.personId);
 }
 
+interface OpenNoticeRow {
+  ediktId: string;
+  aktenzeichen: string | null;
+  proceedingCode: string | null;
+  proceedingText: string | null;
+  firstPublishedOn: string | null;
+  relation: 'debtor' | 'company';
+  fnr: string | null;
+}
+
+/**
+ * Open court notices of a person: their own proceedings (a natural-person debtor is the person whose
+ * personId the register's rule gives for their name and birth date), and the asserted notices of the
+ * companies they hold a current function in. Ended functions do not count.
+ */
+async function openNoticesOf(sql: Sql, personId: string, functions: FunctionRow[]) {
+  const fnrs = [...new Set(functions.filter((f) => f.isCurrent).map((f) => f.fnr))];
+  const rows = await sql<OpenNoticeRow[]>`
+    SELECT edikt_id, aktenzeichen, proceeding_code, proceeding_text, to_char(first_published_on, 'YYYY-MM-DD') AS first_published_on, relation, fnr
+      FROM (SELECT n.*, 'debtor' AS relation FROM court_notice n WHERE n.debtor_person_id = ${personId} AND n.is_open AND n.deleted_at IS NULL
+            UNION ALL
+            SELECT n.*, 'company' AS relation FROM court_notice n WHERE n.fnr = ANY(${fnrs}::text[]) AND n.is_open) n
+     ORDER BY first_published_on DESC NULLS LAST, edikt_id`;
+  return rows.map((r) => ({
+    ediktId: r.ediktId, aktenzeichen: r.aktenzeichen, proceeding: codeAndText(r.proceedingCode, r.proceedingText),
+    firstPublishedOn: r.firstPublishedOn, relation: r.relation, ...(r.relation === 'company' ? { fnr: r.fnr } : {}),
+  }));
+}
+
 export function peopleRouter(sql: Sql): Router {
   const router = new Router();
 
@@ -130,8 +159,7 @@ export function peopleRouter(sql: Sql): Router {
     // Another spelling of the id answers as the canonical one would, and says which that is.
     if (person.personId !== personId) ctx.set('Content-Location', `${ctx.path.slice(0, ctx.path.lastIndexOf('/') + 1)}${encodeURIComponent(person.personId)}`);
     const functions = (await functionsOf(sql, [person.personId])).get(person.personId) ?? [];
-    const [notices] = await sql<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM court_notice WHERE is_open AND fnr = ANY(${[...new Set(functions.map((f) => f.fnr))]})`;
+    const openNotices = await openNoticesOf(sql, person.personId, functions);
     // Licences the person holds themselves (sole trader), found in GISA by their name and birth date.
     const licences = await sql<{ licence: LicenceRow }[]>`
       SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE t.holder_person_id = ${person.personId} ORDER BY ${sql.unsafe(LICENCE_ORDER)}`;
@@ -139,8 +167,8 @@ export function peopleRouter(sql: Sql): Router {
       personId: person.personId, firstName: person.firstName, lastName: person.lastName,
       titles: { before: person.titleBefore, after: person.titleAfter }, birthDate: isoDate(person.birthDate),
       functions: functions.map(presentFunction),
-      // Open court notices on a company the person holds a function in.
-      hasOpenNotices: (notices?.n ?? 0) > 0,
+      openNotices,
+      hasOpenNotices: openNotices.length > 0,
       tradeLicenses: licences.map((l) => presentLicence(l.licence)),
     };
   });

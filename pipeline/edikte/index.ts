@@ -48,6 +48,8 @@ export const edikte = defineRegister({
   ],
   replay: {
     hasFixtures: (dir) => access(join(fixturesOf(dir), 'documents')).then(() => true, () => false),
+    // Notices link to the companies the other registers stored: start once those are in.
+    afterOthers: true,
     // The first replay pages through everything; a later one runs the change recipe (from --from when given).
     start: async ({ from, backfill, enqueue }) => enqueue('poll', { ...(backfill ? { full: true } : {}), ...(from ? { from } : {}) }),
     counts,

@@ -64,7 +64,8 @@ describe('company profile', () => {
     const extract = fixtureExtract('287541f');
     const body = await json(await http.get('/api/v1/businesses/287541f'));
     expect(body).toMatchObject({
-      fnr: '287541f', name: extract.name, isActive: true, isScheinunternehmen: false, hasEdikt: false,
+      // The Ediktsdatei fixtures hold a bankruptcy of this company with its FN.
+      fnr: '287541f', name: extract.name, isActive: true, isScheinunternehmen: false, hasEdikt: true,
       legalForm: { code: extract.legalForm!.code }, court: { code: extract.court!.code }, euid: extract.euid,
     });
     const current = extract.addresses.find((a) => a.isCurrent)!;
@@ -253,7 +254,9 @@ describe('people', () => {
     const body = await json(await http.get('/api/v1/people/gerhard-leitner-1966-02-21'));
     expect(body).toMatchObject({ personId: 'gerhard-leitner-1966-02-21', firstName: 'Gerhard', lastName: 'Leitner', birthDate: '1966-02-21' });
     expect(new Set(body.functions.map((f: { fnr: string }) => f.fnr))).toEqual(new Set(['211904z', '33918f']));
-    expect(body.hasOpenNotices).toBe(false);
+    // His own debt settlement, and the notices of both his companies (fixtures/corpus/edikte).
+    expect(body.hasOpenNotices).toBe(true);
+    expect(body.openNotices.map((n: { relation: string; fnr?: string }) => `${n.relation}:${n.fnr ?? ''}`).sort()).toEqual(['company:211904z', 'company:33918f', 'debtor:']);
   });
 
   it('matches name prefixes literally, umlauts and LIKE characters included', async () => {

@@ -23,6 +23,7 @@ import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js'
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';
 import { companyKundmachungen } from '../helpers/bmfFixtures.js';
+import { companyNotices, personOpenNotices } from '../helpers/edikteFixtures.js';
 import { companyLicences, personLicences } from '../helpers/gisaFixtures.js';
 import { json, serve, type JsonBody, type TestHttp } from '../helpers/httpClient.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -395,9 +396,10 @@ describe('company profile, every fixture company field by field', () => {
     const kundmachungen = companyKundmachungen(fnr);
     expect({ isScheinunternehmen: body.isScheinunternehmen, scheinunternehmenKundmachungen: body.scheinunternehmenKundmachungen })
       .toEqual({ isScheinunternehmen: kundmachungen.length > 0, scheinunternehmenKundmachungen: kundmachungen });
+    // The Ediktsdatei's notices of the company, as the edict fixtures and their labelled links hold them.
+    expect({ hasEdikt: body.hasEdikt, openNotices: body.openNotices }).toEqual(companyNotices(fnr));
     // The corpus holds no other register's data for these companies.
-    expect({ hasEdikt: body.hasEdikt, openNotices: body.openNotices, oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode })
-      .toEqual({ hasEdikt: false, openNotices: [], oenaces: [], oenaceNumericCode: null });
+    expect({ oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode }).toEqual({ oenaces: [], oenaceNumericCode: null });
     // The trade register's licences of the company, as the GISA fixtures hold them.
     expect(body.tradeLicenses).toEqual(companyLicences(fnr, people));
     expect(Date.now() - new Date(body.lastCrawledAt).getTime()).toBeLessThan(600_000);
@@ -449,7 +451,8 @@ describe('people, every person of the fixtures field by field', () => {
       titles: { before: first.titleBefore, after: first.titleAfter },
       birthDate: first.birthDate,
       functions: sorted(functions),
-      hasOpenNotices: false,
+      openNotices: personOpenNotices(personId, functions),
+      hasOpenNotices: personOpenNotices(personId, functions).length > 0,
       tradeLicenses: personLicences(personId, people),
     });
     // Current functions come before former ones.
