@@ -16,6 +16,10 @@ export const DEFAULT_MAX_CONNECTIONS = 1000;
 export interface ApiServerOptions {
   /** Connections beyond this are closed as they arrive. */
   maxConnections?: number;
+  /** Tests shorten the timeouts, and how often Node checks them (default 30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  checkIntervalMs?: number;
 }
 
 const PARSER_STATUS: Record<string, number> = {
@@ -53,7 +57,11 @@ export function clientErrorResponse(err: Error & { code?: string; rawPacket?: un
 }
 
 export function createApiServer(app: Koa, options: ApiServerOptions = {}): Server {
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, app.callback());
+  const server = createServer({
+    headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    ...(options.checkIntervalMs ? { connectionsCheckingInterval: options.checkIntervalMs } : {}),
+  }, app.callback());
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
