@@ -3,6 +3,7 @@
 // schemas/keyFigures.ts, never typed out). Tables are versioned (company_search_v<N>); the view
 // company_search points at the live one.
 import { KEY_FIGURES, figureColumn, figureJsonKey } from '../schemas/keyFigures.js';
+import { OENACE_CONFIDENCE_THRESHOLD } from '../schemas/oenaceAssignment.js';
 
 export const READ_MODEL = 'company_search';
 
@@ -124,7 +125,9 @@ SELECT c.fnr,
            FROM company_oenace co
            JOIN oenace_class o ON o.version = co.version AND o.code = co.code
           CROSS JOIN unnest(ARRAY[${OENACE_PREFIX_LENGTHS.join(', ')}]) AS l
-          WHERE co.fnr = c.fnr AND co.version = '2008' AND length(o.edv_code) >= l) oe ON true
+          WHERE co.fnr = c.fnr AND co.version = '2008' AND length(o.edv_code) >= l
+            -- Derived codes count from the threshold up; a code a source gave has no confidence and counts.
+            AND (co.confidence IS NULL OR co.confidence >= ${OENACE_CONFIDENCE_THRESHOLD})) oe ON true
   LEFT JOIN LATERAL (
          SELECT array_agg(DISTINCT t.trade_key) AS keys FROM trade_license t
           WHERE t.fnr = c.fnr AND t.ended_on IS NULL AND t.trade_key IS NOT NULL) tk ON true

@@ -76,7 +76,10 @@ export interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFor
     line: string | null; street: string | null; houseNumber: string | null; staircase: string | null; door: string | null;
     zipCode: string | null; city: string | null; country: string | null; isCurrent: boolean;
   }[] | null;
-  oenaces: { code: string; isPrimary: boolean; shortTitleDe: string | null; titleDe: string | null; level: number | null; edvCode: string | null }[] | null;
+  oenaces: {
+    code: string; isPrimary: boolean; shortTitleDe: string | null; titleDe: string | null; level: number | null; edvCode: string | null;
+    source: string; confidence: number | null; evidence: { words: string[]; tradeKeys: string[] } | null;
+  }[] | null;
   entries: { vnr: string; executedOn: IsoDate; courtCode: string | null; courtText: string | null; az: string | null; applicationTexts: string[] }[] | null;
   functions: FunctionRow[] | null;
   holdings: HoldingRow[] | null;
@@ -148,7 +151,10 @@ export function presentProfile(p: Profile) {
       street: a.street ?? a.line, houseNumber: a.houseNumber, staircase: a.staircase, door: a.door, zipCode: a.zipCode, city: a.city,
       country: a.country, isCurrent: a.isCurrent,
     })),
-    oenaces: p.oenaces.map((o) => ({ code: o.code, kurztitel: o.shortTitleDe, title: o.titleDe, level: o.level, isPrimary: o.isPrimary })),
+    oenaces: p.oenaces.map((o) => ({
+      code: o.code, kurztitel: o.shortTitleDe, title: o.titleDe, level: o.level, isPrimary: o.isPrimary,
+      source: o.source, confidence: o.confidence === null ? null : Number(o.confidence), evidence: o.evidence,
+    })),
     oenaceNumericCode: c.oenaceNumericCode ?? (p.oenaces[0]?.edvCode ? String(p.oenaces[0].edvCode).replace(/^[A-Z]/, '') : null),
     latestKeyFigures: latest ? presentKeyFigures(p.filings[0]!.figures ?? {}, latest.documentDate) : null,
     parsedJahresabschluesse: filings,

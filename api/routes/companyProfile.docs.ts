@@ -48,7 +48,11 @@ const Profile = z
     }).loose()).meta({ description: 'Current address first, then former ones.' }),
     oenaces: z.array(z.object({
       code: z.string(), kurztitel: nullableString, title: nullableString, level: z.int().nullable(), isPrimary: z.boolean(),
-    }).loose()).meta({ description: 'ÖNACE 2008 classes, the primary one first.' }),
+      source: z.string().meta({ description: '`derived`: the register carries no industry code; this one is derived from the business purpose and the trade licences.' }),
+      confidence: z.number().nullable().meta({ description: 'How surely a derived code is right, 0..1 (null for a code a source gave). The oenaceCode filter and similar companies use codes from 0.8 up, which are right at least 95 % of the time.' }),
+      evidence: z.object({ words: z.array(z.string()), tradeKeys: z.array(z.string()) }).nullable()
+        .meta({ description: 'What a derived code rests on: words of the business purpose and trade keys of current licences.' }),
+    }).loose()).meta({ description: 'ÖNACE 2008 subclasses, the primary one first, then by confidence.' }),
     oenaceNumericCode: nullableString,
     latestKeyFigures: KeyFigures.nullable(),
     parsedJahresabschluesse: z.array(z.object({
@@ -118,8 +122,14 @@ const companyProfileExample = {
     { street: 'Laxenburger Straße', houseNumber: '36', staircase: null, door: null, zipCode: '1100', city: 'Wien', country: 'AUT', isCurrent: false },
   ],
   oenaces: [
-    { code: 'F 41.20-1', kurztitel: 'Wohnungs- und Siedlungsbau', title: 'Wohnungs- und Siedlungsbau', level: 5, isPrimary: true },
-    { code: 'F 41.20-2', kurztitel: 'Adaptierungsarbeiten im Hochbau', title: 'Adaptierungsarbeiten im Hochbau', level: 5, isPrimary: false },
+    {
+      code: 'F 41.20-1', kurztitel: 'Wohnungs- und Siedlungsbau', title: 'Wohnungs- und Siedlungsbau', level: 5, isPrimary: true,
+      source: 'derived', confidence: 0.85, evidence: { words: ['Baumeistergewerbe'], tradeKeys: [] },
+    },
+    {
+      code: 'G 46.73-2', kurztitel: 'GH - Baustoffe und Sanitärkeramik', title: 'Großhandel mit Baustoffen und Sanitärkeramik', level: 5, isPrimary: false,
+      source: 'derived', confidence: 0.86, evidence: { words: ['Handel', 'Baustoffen'], tradeKeys: [] },
+    },
   ],
   oenaceNumericCode: '41201',
   latestKeyFigures: MUELLER_2024,

@@ -29,7 +29,8 @@ async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
                      ORDER BY a.is_current DESC, a.position)
               FROM company_address a WHERE a.fnr = c.fnr) AS addresses,
            (SELECT json_agg(json_build_object('code', co.code, 'isPrimary', co.is_primary, 'shortTitleDe', o.short_title_de, 'titleDe', o.title_de,
-                     'level', o.level, 'edvCode', o.edv_code) ORDER BY co.is_primary DESC, co.code)
+                     'level', o.level, 'edvCode', o.edv_code, 'source', co.source, 'confidence', co.confidence, 'evidence', co.evidence)
+                     ORDER BY co.is_primary DESC, co.confidence DESC NULLS FIRST, co.code)
               FROM company_oenace co LEFT JOIN oenace_class o ON o.version = co.version AND o.code = co.code
              WHERE co.fnr = c.fnr AND co.version = '2008') AS oenaces,
            (SELECT json_agg(json_build_object('vnr', e.vnr, 'executedOn', e.executed_on, 'courtCode', e.court_code, 'courtText', e.court_text,

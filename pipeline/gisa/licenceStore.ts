@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type postgres from 'postgres';
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import type { TradeLicence } from '../../schemas/tradeRecords.js';
+import { rederiveOenaces } from '../oenace/derive.js';
 import { recordChanges, type NewChange } from '../store/changeLog.js';
 
 export type LookupScope = { fnr: string } | { personId: string };
@@ -143,11 +144,12 @@ export async function storeLicenceLookup(sql: Sql, lookup: LicenceLookup): Promi
     if (changes.length > 0) {
       const keysAfter = await currentKeys(tx, fnrs);
       const known = new Set((await tx<{ fnr: string }[]>`SELECT fnr FROM company WHERE fnr = ANY(${fnrs})`).map((r) => r.fnr));
-      for (const fnr of fnrs) {
-        if (known.has(fnr) && (keysBefore.get(fnr) ?? '') !== (keysAfter.get(fnr) ?? '')) {
-          changes.push({ type: 'business', fnr, action: 'updated', changedFields: ['tradeLicenses'] });
-          result.businessChanges.push(fnr);
-        }
+      const keysChanged = fnrs.filter((fnr) => known.has(fnr) && (keysBefore.get(fnr) ?? '') !== (keysAfter.get(fnr) ?? ''));
+      // Trade keys are an input of the derived industry codes: derive them again in this transaction.
+      const oenaces = new Set(await rederiveOenaces(tx, keysChanged));
+      for (const fnr of keysChanged) {
+        changes.push({ type: 'business', fnr, action: 'updated', changedFields: oenaces.has(fnr) ? ['tradeLicenses', 'oenaces'] : ['tradeLicenses'] });
+        result.businessChanges.push(fnr);
       }
       await recordChanges(tx, changes);
     }

@@ -7,6 +7,7 @@ import type { CompanyExtract, CompanyStoreItem, Party } from '../../schemas/firm
 import type { ChangeAction } from '../../runtime/changeLog.js';
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { recordChanges, type NewChange } from './changeLog.js';
+import { derivedRows, oenaceClassifier, readDerivationState, sameRows, writeDerivedRows, type DerivedRow } from '../oenace/derive.js';
 
 /** Extract fields that describe the register's state; the rest (query time, checksum) is volatile. */
 const TRACKED_FIELDS = [
@@ -298,11 +299,12 @@ async function storeBatch(sql: Sql, items: CompanyStoreItem[]): Promise<CompanyS
   const fnrs = items.map((i) => i.extract.fnr);
   return sql.begin(async (tx) => {
     // Locked in fnr order, so two batches that share companies cannot deadlock on them.
-    const [existingRows, documented] = await Promise.all([
+    const [existingRows, documented, derivation] = await Promise.all([
       tx<{ fnr: string; extract: Partial<TrackedSnapshot> | null; status: string }[]>`
         SELECT fnr, extract, status FROM company WHERE fnr = ANY(${fnrs}::text[]) ORDER BY fnr FOR UPDATE`,
       tx<{ fnr: string }[]>`
         SELECT fnr FROM document WHERE fnr = ANY(${fnrs}::text[]) GROUP BY fnr HAVING max(updated_at) > now() - interval '1 day'`,
+      readDerivationState(tx, fnrs),
     ]);
     const existing = new Map(existingRows.map((r) => [r.fnr, r]));
     const listed = new Set(documented.map((r) => r.fnr));
@@ -313,6 +315,9 @@ async function storeBatch(sql: Sql, items: CompanyStoreItem[]): Promise<CompanyS
     const children = emptyChildRows();
     const changes: NewChange[] = [];
     const changedAt: number[] = [];
+    // Industry codes derived from the purpose and trade keys, written where they change (pipeline/oenace).
+    const derivedFor: string[] = [];
+    const derived: Array<DerivedRow & { fnr: string }> = [];
     for (const item of items) {
       const { extract } = item;
       const crawledAt = item.crawledAt ?? new Date();
@@ -350,6 +355,13 @@ async function storeBatch(sql: Sql, items: CompanyStoreItem[]): Promise<CompanyS
       });
       if (before) replaced.push(extract.fnr);
       gatherChildren(extract, children);
+      const state = derivation.get(extract.fnr)!;
+      const oenaces = derivedRows(oenaceClassifier(), extract.businessPurpose, state);
+      if (!sameRows(state.stored, oenaces)) {
+        derivedFor.push(extract.fnr);
+        derived.push(...oenaces.map((r) => ({ ...r, fnr: extract.fnr })));
+        fields.push('oenaces');
+      }
       const action: ChangeAction = !before
         ? 'created'
         : extract.status === 'deleted' && before.status !== 'deleted'
@@ -391,6 +403,7 @@ async function storeBatch(sql: Sql, items: CompanyStoreItem[]): Promise<CompanyS
           register_checksum = EXCLUDED.register_checksum, extract_queried_at = EXCLUDED.extract_queried_at,
           extract = EXCLUDED.extract, updated_at = EXCLUDED.updated_at, last_crawled_at = EXCLUDED.last_crawled_at`);
       writeChildren(tx, children, replaced, out);
+      out.push(...writeDerivedRows(tx, derivedFor, derived));
     }
     // Promise.all sends the queued statements in order; recordChanges sends its INSERT after them.
     const written = Promise.all(out);

@@ -177,8 +177,8 @@ describe('company profile', () => {
         { street: 'Altgasse 1, 1010 Wien', houseNumber: null, staircase: null, door: null, zipCode: '1010', city: 'Wien', country: 'AUT', isCurrent: false },
       ],
       oenaces: [
-        { code: 'A 01.11-0', kurztitel: o1.shortTitleDe, title: o1.titleDe, level: 5, isPrimary: true },
-        { code: 'A 01.12-0', kurztitel: o2.shortTitleDe, title: o2.titleDe, level: 5, isPrimary: false },
+        { code: 'A 01.11-0', kurztitel: o1.shortTitleDe, title: o1.titleDe, level: 5, isPrimary: true, source: 'test', confidence: null, evidence: null },
+        { code: 'A 01.12-0', kurztitel: o2.shortTitleDe, title: o2.titleDe, level: 5, isPrimary: false, source: 'test', confidence: null, evidence: null },
       ],
       oenaceNumericCode: '01110',
       latestKeyFigures: { documentDate: '2024-12-31', ...latest },

@@ -20,6 +20,7 @@ import { peopleRouter } from '../../api/routes/people.js';
 import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
 import { startFakeFirmenbuch, type FakeFirmenbuch } from '../../pipeline/firmenbuch/fake/fakeUpstream.js';
 import { FirmenbuchClient } from '../../pipeline/firmenbuch/firmenbuchClient.js';
+import { oenaceClassifier } from '../../pipeline/oenace/derive.js';
 import { replay } from '../../pipeline/replay/replay.js';
 import { createLogger } from '../../runtime/logger.js';
 import { companyKundmachungen } from '../helpers/bmfFixtures.js';
@@ -398,8 +399,13 @@ describe('company profile, every fixture company field by field', () => {
       .toEqual({ isScheinunternehmen: kundmachungen.length > 0, scheinunternehmenKundmachungen: kundmachungen });
     // The Ediktsdatei's notices of the company, as the edict fixtures and their labelled links hold them.
     expect({ hasEdikt: body.hasEdikt, openNotices: body.openNotices }).toEqual(companyNotices(fnr));
-    // The corpus holds no other register's data for these companies.
-    expect({ oenaces: body.oenaces, oenaceNumericCode: body.oenaceNumericCode }).toEqual({ oenaces: [], oenaceNumericCode: null });
+    // Industry codes: derived from the business purpose and the current licences' trade keys, as the classifier reads them.
+    const tradeKeys = (body.tradeLicenses as Array<{ tradeKey: string | null; isActive: boolean }>).filter((l) => l.isActive && l.tradeKey).map((l) => l.tradeKey!);
+    const derived = oenaceClassifier().classify({ purposeText: body.businessPurpose, tradeKeys })
+      .sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || b.confidence - a.confidence || (a.code < b.code ? -1 : 1));
+    expect(body.oenaces.map(({ code, isPrimary, source, confidence, evidence }: JsonBody) => ({ code, isPrimary, source, confidence, evidence })))
+      .toEqual(derived.map((d) => ({ ...d, source: 'derived' })));
+    expect(body.oenaceNumericCode).toBe(derived[0] ? derived[0].code.replace(/^[A-Z] /, '').replace(/[.-]/g, '') : null);
     // The trade register's licences of the company, as the GISA fixtures hold them.
     expect(body.tradeLicenses).toEqual(companyLicences(fnr, people));
     expect(Date.now() - new Date(body.lastCrawledAt).getTime()).toBeLessThan(600_000);

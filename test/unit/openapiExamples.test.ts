@@ -286,7 +286,10 @@ describe('the documented schemas accept what the presenters produce', () => {
       },
       names: [{ name: 'Müller & Söhne Baugesellschaft m.b.H.', vnr: '004' }],
       addresses: [{ line: null, street: 'Favoritenstraße', houseNumber: '112', staircase: null, door: null, zipCode: '1100', city: 'Wien', country: 'AUT', isCurrent: true }],
-      oenaces: [{ code: 'F 41.20-1', isPrimary: true, shortTitleDe: 'Wohnungs- und Siedlungsbau', titleDe: 'Wohnungs- und Siedlungsbau', level: 5, edvCode: 'F41201' }],
+      oenaces: [{
+        code: 'F 41.20-1', isPrimary: true, shortTitleDe: 'Wohnungs- und Siedlungsbau', titleDe: 'Wohnungs- und Siedlungsbau', level: 5, edvCode: 'F41201',
+        source: 'derived', confidence: 0.85, evidence: { words: ['Baumeister'], tradeKeys: ['290500'] },
+      }],
       entries: [{ vnr: '001', executedOn: '1988-06-01', courtCode: '007', courtText: 'Handelsgericht Wien', az: '73 Fr 2841/88', applicationTexts: ['Neueintragung'] }],
       functions: [
         { ...party, functionCode: 'GF', functionText: 'GESCHÄFTSFÜHRER/IN (handelsrechtlich)', representationCode: 'E', representationText: 'Einzelvertretung', since: '2011-03-01', until: null, isCurrent: true },
