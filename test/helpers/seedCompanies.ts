@@ -1,11 +1,13 @@
 // Builds companies with chosen attributes through the real store functions (so every row has its
 // change rows and goes through the indexer), for search and API tests.
+import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { storeCompanyExtract } from '../../pipeline/store/companyStore.js';
 import { storeAnnualAccount, storeDocumentListings } from '../../pipeline/store/documentStore.js';
 import type { Sql } from '../../runtime/db.js';
 import type { CompanyExtract, ParsedAnnualAccount } from '../../schemas/firmenbuchRecords.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { emptyFigures } from '../../schemas/keyFigures.js';
+import { createLogger } from '../../runtime/logger.js';
 
 export interface SeedCompany {
   digits: number;
@@ -73,4 +75,11 @@ export async function seedCompanies(sql: Sql, companies: SeedCompany[]): Promise
       await storeAnnualAccount(sql, { documentKey: key, fnr, parsed, rawXml: '<seeded/>', filedOn: null, parserVersion: 1 });
     }
   }
+}
+
+/** seedCompanies, then the search read model built over them and the indexer caught up. */
+export async function seedSearchable(sql: Sql, companies: SeedCompany[]): Promise<void> {
+  await seedCompanies(sql, companies);
+  await rebuildReadModel(sql, createLogger('silent'));
+  while ((await indexOnce(sql)) > 0);
 }

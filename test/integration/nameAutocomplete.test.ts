@@ -5,14 +5,13 @@
 // name index in front of it) give the same answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { createLogger } from '../../runtime/logger.js';
 import { accountWithKey } from '../helpers/apiAccess.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
+import { seedFnr, seedSearchable } from '../helpers/seedCompanies.js';
 import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 const log = createLogger('silent');
@@ -22,17 +21,14 @@ const clients: Array<{ name: string; http: TestHttp }> = [];
 
 beforeAll(async () => {
   api = await startTestApi({
-    prepare: async (db) => {
-      await seedCompanies(db.sql, [
+    prepare: (db) =>
+      seedSearchable(db.sql, [
         { digits: 4711, name: 'Vorarlberger Alpenbank AG', legalForm: 'AG', city: 'Feldkirch' },
         { digits: 47110, name: 'Bodensee Schifffahrt GmbH', city: 'Bregenz' },
         { digits: 4001, name: 'Alpenländische Metallbau GmbH', city: 'Leoben' },
         { digits: 4002, name: 'Almhütte Huber KG', formerNames: ['Berghof Huber KG'], city: 'Schladming' },
         { digits: 4003, name: 'Zirbenholz Tischlerei GmbH', city: 'Murau' },
-      ]);
-      await rebuildReadModel(db.sql, log);
-      while ((await indexOnce(db.sql)) > 0);
-    },
+      ]),
   });
   columns = columnarSearch(api.db.sql, { log }) as SearchBackend & { close(): Promise<void> };
   await columns.ready;

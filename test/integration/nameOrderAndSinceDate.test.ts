@@ -3,7 +3,6 @@
 // takes a date (00:00 UTC of that day) as well as a timestamp.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
 import { buildEsSort } from '../../indexer/search/elasticsearch/esScreenerQuery.js';
 import { postgresSearch } from '../../indexer/search/postgresSearch.js';
@@ -13,7 +12,7 @@ import { createLogger } from '../../runtime/logger.js';
 import { screenerFilters } from '../../schemas/screenerParameters.js';
 import { accountWithKey } from '../helpers/apiAccess.js';
 import { json, serve, type TestHttp } from '../helpers/httpClient.js';
-import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
+import { seedFnr, seedSearchable } from '../helpers/seedCompanies.js';
 import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 const log = createLogger('silent');
@@ -24,15 +23,13 @@ const clients: Array<{ name: string; http: TestHttp; key: string }> = [];
 beforeAll(async () => {
   api = await startTestApi({
     prepare: async (db) => {
-      await seedCompanies(db.sql, [
+      await seedSearchable(db.sql, [
         { digits: 8801, name: 'Zimmerei Ziegler GmbH', figures: { umsatzerloese: '100' } },
         { digits: 8802, name: 'Ötztal Touristik GmbH', active: false },
         { digits: 8803, name: 'Alpenbau GmbH', figures: { umsatzerloese: '900' } },
         { digits: 8804, name: 'Obermayr KG', legalForm: 'KG' },
         { digits: 8805, name: 'Alpenbau GmbH', active: false },
       ]);
-      await rebuildReadModel(db.sql, log);
-      while ((await indexOnce(db.sql)) > 0);
       // Changes recorded around midnight UTC of 2030-03-04 (and midnight in Vienna, an hour earlier), after every seeded one.
       await db.sql`
         INSERT INTO change_log (type, fnr, action, changed_fields, recorded_at)

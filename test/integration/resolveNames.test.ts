@@ -2,28 +2,23 @@
 // that former name as matchedName, a score of 1 is never `probable`, and the labels' thresholds are
 // the ones the OpenAPI description states.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
 import { RESOLVE_THRESHOLDS } from '../../indexer/search/nameSearch.js';
-import { createLogger } from '../../runtime/logger.js';
 import { json } from '../helpers/httpClient.js';
-import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
+import { seedFnr, seedSearchable } from '../helpers/seedCompanies.js';
 import { startTestApi, type TestApi } from '../helpers/testApi.js';
 
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi({
     plan: 'api',
-    prepare: async (db) => {
-      await seedCompanies(db.sql, [
+    prepare: (db) =>
+      seedSearchable(db.sql, [
         { digits: 5101, name: 'Almhütte Huber KG', formerNames: ['Berghof Huber KG', 'Huber Alm OG'] },
         // Its current name starts with the former one: a prefix match that must not win over the exact former name.
         { digits: 5102, name: 'Berghof Huber Hotelbetriebs GmbH' },
         { digits: 5103, name: 'Donau Logistik Süd GmbH' },
         { digits: 5104, name: 'Tauern Getränkehandel GmbH' },
-      ]);
-      await rebuildReadModel(db.sql, createLogger('silent'));
-      while ((await indexOnce(db.sql)) > 0);
-    },
+      ]),
   });
 });
 afterAll(() => api.close());
