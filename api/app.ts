@@ -48,6 +48,8 @@ import { ADMIN_QUEUES_PATH, adminGuard, metricsRouter, queueBoard } from './rout
 import { queryRouter } from './routes/queries.js';
 import { tradesRouter } from './routes/trades.js';
 import { statusRouter } from './routes/status.js';
+import { createWebApp } from './web/webApp.js';
+import type { WebOptions } from './web/webDeps.js';
 
 export const API_PREFIX = '/api/v1';
 export { DEFAULT_REDIS_PREFIX };
@@ -95,6 +97,8 @@ export interface AppDeps {
   adminToken?: string;
   /** Exports running at once in this process (EXPORT_CONCURRENCY); more wait briefly, then get 503. */
   exportConcurrency?: number;
+  /** The dashboard (/app) and OAuth authorization server (api/web/webApp.ts); on with the access chain unless false. */
+  web?: WebOptions | false;
 }
 
 /**
@@ -192,6 +196,11 @@ export function createApp(deps: AppDeps): Koa {
   app.use(correlationId());
   app.use(errorHandler(deps.log));
   mountOperations(app, deps);
+  // The web app has its own chains (sessions, CSRF; OAuth CORS) and never runs the API's access chain.
+  if (deps.web !== false && !('bypassForBenchmarkOnly' in deps.access)) {
+    const redisPrefix = deps.access.redisPrefix ?? DEFAULT_REDIS_PREFIX;
+    app.use(createWebApp({ sql: deps.sql, redis: deps.access.redis, redisPrefix, log: deps.log, clock }, deps.web));
+  }
 
   const routers = apiRouters(deps, clock);
   const chains = accessChains(deps, clock);

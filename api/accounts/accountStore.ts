@@ -10,6 +10,8 @@ export type Plan = (typeof PLANS)[number];
 const KEY_PREFIX = 'atc_';
 const SESSION_PREFIX = 'ats_';
 export const SESSION_COOKIE = 'session';
+/** The session cookie's name over HTTPS: the __Host- prefix pins it to this host, path / and Secure. */
+export const SECURE_SESSION_COOKIE = '__Host-session';
 export const DEFAULT_SESSION_HOURS = 12;
 
 export function hashSecret(secret: string): Buffer {
@@ -21,6 +23,11 @@ export const hashApiKey = hashSecret;
 
 export function generateApiKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** What is kept of a key in clear, to recognise it in lists: `atc_` and six characters. */
+export function keyDisplayPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 6);
 }
 
 export interface Account {
@@ -67,7 +74,7 @@ export async function createApiKey(sql: Sql, input: NewKey & { rotatedFrom?: str
   const plan = input.accountId ? null : (input.plan ?? 'free');
   const [row] = await sql<{ id: string }[]>`
     INSERT INTO api_key (account_id, key_hash, key_prefix, label, rotated_from, plan)
-    VALUES (${input.accountId}, ${hashSecret(key)}, ${key.slice(0, KEY_PREFIX.length + 6)}, ${input.label ?? null},
+    VALUES (${input.accountId}, ${hashSecret(key)}, ${keyDisplayPrefix(key)}, ${input.label ?? null},
             ${input.rotatedFrom ?? null}, ${plan})
     RETURNING id`;
   return { id: row!.id, key, accountId: input.accountId };
@@ -94,7 +101,7 @@ export async function rotateApiKey(sql: Sql, keyId: string): Promise<(IssuedKey 
     const key = generateApiKey();
     const [row] = await tx<{ id: string }[]>`
       INSERT INTO api_key (account_id, key_hash, key_prefix, label, rotated_from, plan, meter_key_id)
-      VALUES (${old.accountId}, ${hashSecret(key)}, ${key.slice(0, KEY_PREFIX.length + 6)}, ${old.label}, ${old.id},
+      VALUES (${old.accountId}, ${hashSecret(key)}, ${keyDisplayPrefix(key)}, ${old.label}, ${old.id},
               ${old.plan}, ${old.accountId ? null : old.meterKeyId})
       RETURNING id`;
     return { id: row!.id, key, accountId: old.accountId, rotatedFrom: old.id };

@@ -34,15 +34,16 @@ export function createPrincipalResolver(sql: Sql, clock: Clock, cacheMs = DEFAUL
   const sessions = new TtlCache<string | undefined>(cacheMs, clock);
 
   async function loadKey(digest: Buffer): Promise<Principal | undefined> {
-    const [row] = await sql<{ keyId: string; keyHash: Buffer; accountId: string | null; meterKeyId: string; monthlyQuota: number | null }[]>`
-      SELECT k.id AS key_id, k.key_hash, k.account_id, coalesce(k.meter_key_id, k.id) AS meter_key_id, p.monthly_quota
+    // A rotated key's previous secret is accepted until its grace period ends (same key id).
+    const [row] = await sql<{ keyId: string; keyHash: Buffer; prevKeyHash: Buffer | null; accountId: string | null; meterKeyId: string; monthlyQuota: number | null }[]>`
+      SELECT k.id AS key_id, k.key_hash, k.prev_key_hash, k.account_id, coalesce(k.meter_key_id, k.id) AS meter_key_id, p.monthly_quota
         FROM api_key k
         LEFT JOIN account a ON a.id = k.account_id
         JOIN plan p ON p.code = coalesce(a.plan, k.plan, 'free')
-       WHERE k.key_hash = ${digest}
+       WHERE (k.key_hash = ${digest} OR (k.prev_key_hash = ${digest} AND k.prev_valid_until > ${new Date(clock())}))
          AND k.revoked_at IS NULL
          AND (k.account_id IS NULL OR a.disabled_at IS NULL)`;
-    if (!row || !sameDigest(row.keyHash, digest)) return undefined;
+    if (!row || !(sameDigest(row.keyHash, digest) || (row.prevKeyHash !== null && sameDigest(row.prevKeyHash, digest)))) return undefined;
     return { keyId: row.keyId, accountId: row.accountId, subject: meteringSubject(row), monthlyQuota: row.monthlyQuota };
   }
 

@@ -9,6 +9,8 @@
 //                      usageFlusher.ts); expires a while after the month ends
 //   usage:dirty        set of `<yyyy-mm>|<subject>` counted since the last flush
 //   key:lastused       hash keyId -> time of its last admitted request (flushed to api_key.last_used_at)
+//   usage:daily        hash `<yyyy-mm-dd>|<keyId>|<channel>` -> admitted requests since the last flush
+//                      (deltas for the dashboard's breakdown, dailyUsage.ts)
 //
 // Order inside the script follows the contract: burst first (a burst-limited request is neither
 // counted in the window nor billed), then quota (a quota-refused request still took a burst slot,
@@ -27,6 +29,9 @@ export const DEFAULT_BURST_WINDOW_MS = 60_000;
 export const USAGE_TTL_SECONDS = 45 * 24 * 3600;
 
 export type AdmissionOutcome = 'admitted' | 'burst' | 'quota';
+
+/** How a request reached the API: the REST routes, or a tool call of the MCP server. */
+export type UsageChannel = 'rest' | 'mcp';
 
 export interface AdmissionResult {
   outcome: AdmissionOutcome;
@@ -50,6 +55,8 @@ export interface AdmissionRequest {
   subject: string;
   monthlyQuota: number | null;
   now: number;
+  /** Recorded in the daily breakdown only; default 'rest'. */
+  channel?: UsageChannel;
 }
 
 export interface Admission {
@@ -91,6 +98,7 @@ used = redis.call('HINCRBY', KEYS[2], ARGV[5], 1)
 if used == 1 then redis.call('EXPIRE', KEYS[2], tonumber(ARGV[8])) end
 redis.call('SADD', KEYS[3], ARGV[7] .. '|' .. ARGV[5])
 redis.call('HSET', KEYS[4], ARGV[9], now)
+redis.call('HINCRBY', KEYS[5], ARGV[10], 1)
 return {2, inWindow, oldest(), used}
 `;
 
@@ -99,9 +107,9 @@ const OUTCOMES: AdmissionOutcome[] = ['burst', 'quota', 'admitted'];
 const OFFLINE = new Set(['reconnecting', 'close', 'end']);
 
 type AdmitCommand = (
-  burstKey: string, usageKey: string, dirtyKey: string, lastUsedKey: string,
+  burstKey: string, usageKey: string, dirtyKey: string, lastUsedKey: string, dailyKey: string,
   now: number, windowMs: number, burstLimit: number, member: string, subject: string,
-  quota: number, month: string, usageTtl: number, keyId: string,
+  quota: number, month: string, usageTtl: number, keyId: string, dailyField: string,
 ) => Promise<[number, number, number, number]>;
 
 export function usageKey(prefix: string, month: string): string {
@@ -109,13 +117,19 @@ export function usageKey(prefix: string, month: string): string {
 }
 export const dirtyKey = (prefix: string) => `${prefix}usage:dirty`;
 export const lastUsedKey = (prefix: string) => `${prefix}key:lastused`;
+export const dailyUsageKey = (prefix: string) => `${prefix}usage:daily`;
+
+/** `2025-03-07|<keyId>|rest`: the UTC day, key and channel of one admitted request. */
+export function dailyUsageField(nowMs: number, keyId: string, channel: UsageChannel): string {
+  return `${new Date(nowMs).toISOString().slice(0, 10)}|${keyId}|${channel}`;
+}
 
 export function createRedisAdmission(redis: Redis, options: RedisAdmissionOptions): Admission {
   const { prefix } = options;
   const burstLimit = options.burstLimit ?? DEFAULT_BURST_LIMIT;
   const windowMs = options.burstWindowMs ?? DEFAULT_BURST_WINDOW_MS;
   if (!(redis as unknown as { apiAdmit?: AdmitCommand }).apiAdmit) {
-    redis.defineCommand('apiAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+    redis.defineCommand('apiAdmit', { numberOfKeys: 5, lua: ADMIT_SCRIPT });
   }
   const admit = (redis as unknown as { apiAdmit: AdmitCommand }).apiAdmit.bind(redis);
   // Sorted-set members must be unique per request; a per-process random tag plus a counter is.
@@ -123,16 +137,16 @@ export function createRedisAdmission(redis: Redis, options: RedisAdmissionOption
   let sequence = 0;
 
   return {
-    async admit({ keyId, subject, monthlyQuota, now }) {
+    async admit({ keyId, subject, monthlyQuota, now, channel = 'rest' }) {
       const month = monthKey(now);
       // Between reconnect attempts a command would wait in ioredis's queue for the next one (seconds).
       if (OFFLINE.has(redis.status)) throw new ServiceUnavailableError('redis');
       let answer: [number, number, number, number];
       try {
         answer = await admit(
-          `${prefix}burst:${keyId}`, usageKey(prefix, month), dirtyKey(prefix), lastUsedKey(prefix),
+          `${prefix}burst:${keyId}`, usageKey(prefix, month), dirtyKey(prefix), lastUsedKey(prefix), dailyUsageKey(prefix),
           now, windowMs, burstLimit, `${now}:${processTag}:${++sequence}`, subject,
-          monthlyQuota ?? -1, month, USAGE_TTL_SECONDS, keyId,
+          monthlyQuota ?? -1, month, USAGE_TTL_SECONDS, keyId, dailyUsageField(now, keyId, channel),
         );
       } catch (err) {
         // Nothing is admitted that could not be counted: the request is refused as retryable (503).

@@ -15,6 +15,7 @@ import type { Sql } from '../../runtime/db.js';
 import type { Clock } from '../clock.js';
 import { dirtyKey, lastUsedKey, USAGE_TTL_SECONDS, usageKey } from './admission.js';
 import { monthKey, monthStartDate } from './calendar.js';
+import { flushDailyUsage } from './dailyUsage.js';
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 5_000;
 const SEEDED_FIELD = '__seeded';
@@ -146,6 +147,7 @@ export function createUsageFlusher(options: UsageFlusherOptions): UsageFlusher {
       const rows = await readCounters(members, seeded);
       await writeCounters(rows);
       await flushLastUsed();
+      await flushDailyUsage(redis, sql, prefix);
       return { counters: rows.length, seeded };
     } catch (err) {
       // Put the counters back so the next flush writes them; totals are absolute, so nothing doubles.

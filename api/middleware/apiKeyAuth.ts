@@ -3,7 +3,7 @@
 // queries, lists, exports) also need an account: the key's own, or, for a service key, the one a
 // session cookie names; without either they answer 401 here, again before anything is counted.
 import type { Context, Middleware } from 'koa';
-import { SESSION_COOKIE } from '../accounts/accountStore.js';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../accounts/accountStore.js';
 import type { PrincipalResolver } from '../accounts/principals.js';
 import { AccessError, MESSAGES } from '../errors.js';
 import { setPrincipal } from '../requestState.js';
@@ -15,7 +15,7 @@ export interface ApiKeyAuthOptions {
 }
 
 async function sessionAccount(ctx: Context, resolver: PrincipalResolver): Promise<string | undefined> {
-  const token = ctx.cookies.get(SESSION_COOKIE);
+  const token = ctx.cookies.get(SECURE_SESSION_COOKIE) ?? ctx.cookies.get(SESSION_COOKIE);
   return token ? resolver.bySessionToken(token) : undefined;
 }
 

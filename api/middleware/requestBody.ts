@@ -29,7 +29,7 @@ function tooLarge(ctx: Context, limit: number): ApiError {
 }
 
 /** Reads the body up to `limit` bytes; stops reading (without destroying the socket) beyond it. */
-function readBody(ctx: Context, limit: number): Promise<string> {
+export function readBody(ctx: Context, limit: number): Promise<string> {
   const req = ctx.req;
   if (Number(ctx.get('content-length')) > limit) return Promise.reject(tooLarge(ctx, limit));
   return new Promise((resolve, reject) => {
