@@ -15,6 +15,7 @@ import { API_PREFIX, createApp, DEFAULT_REDIS_PREFIX, type AccessChainDeps, type
 import { systemClock } from './clock.js';
 import { createApiServer } from './httpServer.js';
 import { createUsageFlusher, type UsageFlusher } from './metering/usageFlusher.js';
+import { webOptionsFromConfig } from './web/webDeps.js';
 
 export interface RunningApi {
   baseUrl: string;
@@ -58,6 +59,7 @@ export function connectApiRedis(url: string, log?: Logger): Redis {
 
 interface AccessRuntime {
   access: AppDeps['access'];
+  web?: AppDeps['web'];
   flusher?: UsageFlusher;
   ownedRedis?: Redis;
 }
@@ -83,12 +85,12 @@ async function accessRuntime(options: StartApiOptions): Promise<AccessRuntime> {
   });
   await flusher.prepare();
   flusher.start();
-  return { access, flusher, ownedRedis };
+  return { access, flusher, ownedRedis, web: options.web ?? webOptionsFromConfig(config) };
 }
 
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
-  const { access, flusher, ownedRedis } = await accessRuntime(options);
-  const app = createApp({ ...options, access });
+  const { access, flusher, ownedRedis, web } = await accessRuntime(options);
+  const app = createApp({ ...options, access, web });
   const server = createApiServer(app, { maxConnections: options.maxConnections });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);

@@ -84,6 +84,24 @@ const configSchema = z.object({
   FIRMENBUCH_DOCUMENT_POLL_MINUTES: z.coerce.number().min(1).default(15),
   /** How often the API writes its Redis usage counters to Postgres; a Redis crash loses at most this much counting. */
   USAGE_FLUSH_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
+  /**
+   * Dashboard and OAuth authorization server (docs/dashboard-oauth.md). PUBLIC_BASE_URL: the origin users
+   * and OAuth clients reach the web app at (the issuer; unset: each request's own origin). MCP_URL: the
+   * MCP server's URL, the one resource OAuth grants are issued for.
+   */
+  PUBLIC_BASE_URL: optionalUrl,
+  MCP_URL: urlWithDefault('http://localhost:8081/mcp'),
+  /** Secure + __Host- session cookies: auto when the request came over HTTPS (X-Forwarded-Proto), or always / never. */
+  WEB_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
+  WEB_SESSION_HOURS: z.coerce.number().min(0.1).max(24 * 90).default(12),
+  /** argon2id cost of dashboard passwords: memory per hash (KiB) and passes (OWASP's 19 MiB and 2 by default). */
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).default(19_456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).max(100).default(2),
+  /** Sign-in attempts per client address (and failed ones per e-mail) in 15 minutes; sign-ups per address in an hour. */
+  WEB_SIGNIN_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  WEB_SIGNUP_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** How long a rotated API key's previous secret keeps working. */
+  KEY_ROTATION_GRACE_MINUTES: z.coerce.number().min(0).max(7 * 24 * 60).default(60),
   /** Token for the operator pages (/admin/queues). Unset: the admin pages are off. */
   ADMIN_TOKEN: optionalString,
   /** Directory for embedded Postgres / Redis data when no server is given or found. */

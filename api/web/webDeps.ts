@@ -2,6 +2,7 @@
 // and as its pages use it (WebDeps, defaults filled in).
 import type { Redis } from 'ioredis';
 import type { Context } from 'koa';
+import type { Config } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Clock } from '../clock.js';
@@ -102,5 +103,21 @@ export function webDeps(runtime: WebRuntime, options: WebOptions = {}): WebDeps 
     tokenLifetimes: { accessSeconds: 3600, refreshSeconds: 30 * 24 * 3600, ...options.tokenLifetimes },
     codeSeconds: 300,
     revoked: options.onRevocation ?? (() => undefined),
+  };
+}
+
+/** The web app's options from the service configuration (entry points). */
+export function webOptionsFromConfig(config: Config): WebOptions {
+  return {
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    mcpUrl: config.MCP_URL,
+    cookieSecurity: config.WEB_COOKIE_SECURE,
+    sessionHours: config.WEB_SESSION_HOURS,
+    passwordCost: { memoryKiB: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST },
+    limits: {
+      signIn: { max: config.WEB_SIGNIN_ATTEMPTS, windowSeconds: 900 },
+      signUp: { max: config.WEB_SIGNUP_ATTEMPTS, windowSeconds: 3600 },
+    },
+    keyRotationGraceMinutes: config.KEY_ROTATION_GRACE_MINUTES,
   };
 }

@@ -61,6 +61,7 @@ runMain(async () => {
     `  base URL:     ${api.baseUrl}`,
     `  demo API key: ${issued.key}${retired.count > 0 ? '   (the key of the previous demo run is revoked: keys are stored hashed and shown once)' : ''}`,
     `  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'`,
+    `  dashboard:    ${origin}/app   (sign up, API keys, usage, connected AI tools; OAuth metadata at ${origin}/.well-known/oauth-authorization-server)`,
     `  docs:         ${api.baseUrl}/docs`,
     `  status:       ${api.baseUrl}/status`,
     `  queues:       ${origin}/admin/queues?token=${adminToken}${rt.config.ADMIN_TOKEN ? '' : '   (a token for this run; set ADMIN_TOKEN to keep one)'}`,
