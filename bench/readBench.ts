@@ -44,7 +44,8 @@ import { KeepAliveConnection } from './keepAliveClient.js';
 import { digitsOf, fnrOf, normal, pick, rng, syntheticCompany, type Catalogue, type Rand, type SyntheticCompany } from './syntheticCompanies.js';
 import { ensureLicences, popularTradeKey, SYNTHETIC_TRADE_KEYS } from './syntheticLicences.js';
 
-const BENCH_DATABASE = 'companydata_bench_read';
+/** BENCH_READ_DATABASE names another, so benches of different sizes on one server do not drop each other's. */
+const BENCH_DATABASE = process.env.BENCH_READ_DATABASE ?? 'companydata_bench_read';
 /** Node flags of the API child unless BENCH_SERVER_NODE_ARGS says otherwise ('' for none). */
 const API_NODE_ARGS = '--max-old-space-size=384 --initial-old-space-size=96';
 /** As pipeline/store/companyStore.ts tracks them (the stored extract snapshot). */

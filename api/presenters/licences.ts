@@ -29,18 +29,22 @@ export interface LicenceRow {
 }
 
 /**
- * The licence `t` (trade_license) as a JSON object; the kind comes from the catalogue, the manager's
- * personId only where a register person has it.
+ * The licence `t` (trade_license) as a JSON object; the kind comes from the catalogue row `tr` the
+ * caller joins (LICENCE_FROM: a join once per query, where a subselect per row was a scan per row of
+ * the small catalogue), the manager's personId only where a register person has it.
  */
 export function licenceJson(sql: Sql) {
   return sql`json_build_object(
     'gisaZahl', t.gisa_zahl, 'fnr', t.fnr, 'tradeKey', t.trade_key, 'wording', t.wording,
-    'kind', (SELECT tr.kind FROM trade tr WHERE tr.trade_key = t.trade_key),
+    'kind', tr.kind,
     'authorityCode', t.authority_code, 'authorityText', t.authority_name, 'effectiveFrom', t.effective_from, 'endedOn', t.ended_on,
     'isDormant', t.is_dormant, 'dormantFrom', t.dormant_from, 'dormantUntil', t.dormant_until, 'holderType', t.holder_kind,
     'holderName', t.holder_name, 'street', t.street, 'zipCode', t.zip_code, 'city', t.city, 'managerName', t.manager_name,
     'managerPersonId', (SELECT p.person_id FROM person p WHERE p.person_id = t.manager_person_id))`;
 }
+
+/** The catalogue row licenceJson reads the kind from. */
+export const LICENCE_CATALOGUE_JOIN = 'LEFT JOIN trade tr ON tr.trade_key = t.trade_key';
 
 /** Current licences first, then the most recently effective. */
 export const LICENCE_ORDER = 't.ended_on IS NULL DESC, t.effective_from DESC NULLS LAST, t.gisa_zahl';

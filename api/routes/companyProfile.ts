@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { notFound } from '../errors.js';
 import { presentProfile, type Profile, type ProfileRow } from '../presenters/businesses.js';
-import { licenceJson, LICENCE_ORDER } from '../presenters/licences.js';
+import { LICENCE_CATALOGUE_JOIN, licenceJson, LICENCE_ORDER } from '../presenters/licences.js';
 import { noQuery, parseQuery, pathText } from '../validation.js';
 
 /**
@@ -82,7 +82,7 @@ async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
                      'linkEvidence', cn.link_evidence, 'linkConfidence', cn.link_confidence::text) ORDER BY cn.first_published_on DESC NULLS LAST)
               FROM court_notice cn WHERE cn.fnr = c.fnr) AS notices,
            (SELECT json_agg(${licenceJson(sql)} ORDER BY ${sql.unsafe(LICENCE_ORDER)})
-              FROM trade_license t WHERE t.fnr = c.fnr) AS licences
+              FROM trade_license t ${sql.unsafe(LICENCE_CATALOGUE_JOIN)} WHERE t.fnr = c.fnr) AS licences
       FROM company c
       LEFT JOIN legal_form lf ON lf.code = c.legal_form_code
       LEFT JOIN court ct ON ct.code = c.court_code

@@ -9,7 +9,7 @@ import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 import { presentPage } from '../presenters/envelope.js';
-import { licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
+import { LICENCE_CATALOGUE_JOIN, licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
 import { noQuery, pagingShape, parseQuery, pathText } from '../validation.js';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
@@ -162,7 +162,8 @@ export function peopleRouter(sql: Sql): Router {
     const openNotices = await openNoticesOf(sql, person.personId, functions);
     // Licences the person holds themselves (sole trader), found in GISA by their name and birth date.
     const licences = await sql<{ licence: LicenceRow }[]>`
-      SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE t.holder_person_id = ${person.personId} ORDER BY ${sql.unsafe(LICENCE_ORDER)}`;
+      SELECT ${licenceJson(sql)} AS licence FROM trade_license t ${sql.unsafe(LICENCE_CATALOGUE_JOIN)}
+       WHERE t.holder_person_id = ${person.personId} ORDER BY ${sql.unsafe(LICENCE_ORDER)}`;
     ctx.body = {
       personId: person.personId, firstName: person.firstName, lastName: person.lastName,
       titles: { before: person.titleBefore, after: person.titleAfter }, birthDate: isoDate(person.birthDate),

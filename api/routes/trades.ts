@@ -5,11 +5,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { countedPage } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import type { TradeExtractSource } from '../../runtime/tradeExtractSource.js';
 import { notFound } from '../errors.js';
 import { presentPage } from '../presenters/envelope.js';
-import { licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
+import { LICENCE_CATALOGUE_JOIN, licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
 import { pagingShape, parseQuery, pathText, queryBoolean } from '../validation.js';
 
 export const GISA_UNAVAILABLE = 'GISA aktuell nicht verfügbar';
@@ -53,7 +54,7 @@ export function tradesRouter(deps: { sql: Sql; extracts: TradeExtractSource; ext
   // umlaut spellings fold (search_norm: ä = ae).
   router.get('/trades', async (ctx) => {
     const q = parseQuery(tradesQuery, ctx.query);
-    const rows = await sql<{ tradeKey: string; name: string; kind: string | null; licenseCount: number; totalRecords: number }[]>`
+    const { rows, total } = await countedPage((limit, offset) => sql<{ tradeKey: string; name: string; kind: string | null; licenseCount: number; totalRecords: number }[]>`
       WITH term AS (SELECT search_norm(${q.search ?? ''}) AS t, ${q.search ?? ''}::text AS raw),
       ranked AS (
         SELECT tr.trade_key, tr.name, tr.kind, coalesce(c.total, 0) AS license_count, n.norm,
@@ -70,14 +71,7 @@ export function tradesRouter(deps: { sql: Sql; extracts: TradeExtractSource; ext
       SELECT trade_key, name, kind, license_count, count(*) OVER () AS total_records
         FROM ranked WHERE band IS NOT NULL
        ORDER BY band, score DESC, trade_key
-       LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
-    let total = Number(rows[0]?.totalRecords ?? 0);
-    if (rows.length === 0 && q.page > 1) {
-      // A page past the end still reports how many there are.
-      const [all] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trade tr WHERE ${q.kind ? sql`lower(tr.kind) = lower(${q.kind})` : sql`true`}
-        AND (${q.search ?? ''} = '' OR search_norm(tr.name) LIKE '%' || search_norm(${q.search ?? ''}) || '%' OR word_similarity(search_norm(${q.search ?? ''}), search_norm(tr.name)) >= ${FUZZY_MIN})`;
-      total = all!.n;
-    }
+       LIMIT ${limit} OFFSET ${offset}`, q);
     ctx.body = presentPage(rows.map((r) => ({ tradeKey: r.tradeKey, name: r.name, kind: r.kind, licenseCount: Number(r.licenseCount) })), q.page, q.pageSize, total);
   });
 
@@ -88,7 +82,7 @@ export function tradesRouter(deps: { sql: Sql; extracts: TradeExtractSource; ext
       SELECT (SELECT count(*)::int FROM trade_license WHERE fnr = ${fnr}) AS total, EXISTS (SELECT 1 FROM company WHERE fnr = ${fnr}) AS known`;
     if (!company!.known && company!.total === 0) throw notFound(`No company has the register number ${fnr}.`);
     const rows = await sql<{ licence: LicenceRow }[]>`
-      SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE t.fnr = ${fnr}
+      SELECT ${licenceJson(sql)} AS licence FROM trade_license t ${sql.unsafe(LICENCE_CATALOGUE_JOIN)} WHERE t.fnr = ${fnr}
        ORDER BY ${sql.unsafe(LICENCE_ORDER)} LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
     ctx.body = presentPage(rows.map((r) => presentLicence(r.licence)), q.page, q.pageSize, company!.total);
   });
@@ -125,9 +119,13 @@ export function tradesRouter(deps: { sql: Sql; extracts: TradeExtractSource; ext
     const filter = sql`t.trade_key = ${tradeKey}
       ${q.active === true ? sql`AND t.ended_on IS NULL` : q.active === false ? sql`AND t.ended_on IS NOT NULL` : sql``}
       ${q.zipCode ? sql`AND t.zip_code = ${q.zipCode}` : sql``}`;
+    // The page's GISA-Zahlen first, skipped over on the index alone (index-only scan); only the page's
+    // rows are read from the table. As one query the planner walked the whole table in key order.
     const rows = await sql<{ licence: LicenceRow }[]>`
-      SELECT ${licenceJson(sql)} AS licence FROM trade_license t WHERE ${filter}
-       ORDER BY t.gisa_zahl LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+      SELECT ${licenceJson(sql)} AS licence
+        FROM (SELECT t.gisa_zahl FROM trade_license t WHERE ${filter} ORDER BY t.gisa_zahl LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}) page
+        JOIN trade_license t USING (gisa_zahl) ${sql.unsafe(LICENCE_CATALOGUE_JOIN)}
+       ORDER BY t.gisa_zahl`;
     // Totals of the whole trade come from the counts the store keeps; a zip code is counted on its index range.
     let total: number;
     if (q.zipCode) total = (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trade_license t WHERE ${filter}`)[0]!.n;

@@ -117,6 +117,9 @@ describe('/trades on the bundled corpus', () => {
     const metall = await json(await api.http.get(path('/trades?search=metall')));
     // Prefix first (Metalltechnik ...), then a word inside the name is not needed: only one trade starts so.
     expect(metall.data[0].tradeKey).toBe('590100');
+    // A page past the end still says how many there are.
+    const past = await json(await api.http.get(path(`/trades?search=metall&page=${metall.totalRecords + 1}&pageSize=1`)));
+    expect(past).toMatchObject({ data: [], totalRecords: metall.totalRecords });
     const word = await json(await api.http.get(path('/trades?search=florist')));
     expect(word.data.map((t: { tradeKey: string }) => t.tradeKey)).toEqual(['240100']);
     for (const spelling of ['Bäcker', 'baecker', 'BAECKER']) {
