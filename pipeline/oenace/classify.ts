@@ -268,7 +268,9 @@ export class OenaceClassifier {
       const order = Math.min(index * 1000 + hit.at, ...used.filter((m) => !inherited && m.clause !== index).map((m) => m.clause * 1000 + m.at));
       return {
         code, weight, order, ranges: [hit, ...own], origin: `domain:${domain.name}:${index}:${hit.at}`,
-        words: [...wordsAt(clause, [hit]), ...used.flatMap((m) => (inherited ? [] : m.words))], indirect: inherited || used.some((m) => m.clause !== index),
+        // Evidence in text order: verbs of earlier clauses, then this clause's words.
+        words: [...new Set([...(inherited ? [] : used.filter((m) => m.clause !== index).flatMap((m) => m.words)), ...wordsAt(clause, [hit, ...own])])],
+        indirect: inherited || used.some((m) => m.clause !== index),
       };
     };
     if (present.size > 0) {

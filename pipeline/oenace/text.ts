@@ -100,6 +100,10 @@ export class TextNormaliser {
     for (const pattern of BOILERPLATE) s = s.replace(pattern, ' ; ');
     s = s.replace(EXCEPTION, ' ; ');
     const words = this.words(s);
+    // Evidence shows words as the register wrote them ("Baumeistergewerbe", not the folded form).
+    const written = new Map<string, string>();
+    for (const w of text.match(/[\p{L}\p{N}]+/gu) ?? []) if (!written.has(fold(w))) written.set(fold(w), w);
+    for (const w of words) if (w !== ';') w.orig = written.get(w.orig) ?? w.orig;
     return this.split(words);
   }
 

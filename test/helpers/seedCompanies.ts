@@ -21,6 +21,8 @@ export interface SeedCompany {
   active?: boolean;
   formerNames?: string[];
   oenace?: string[];
+  /** Geschäftszweig: the pipeline derives ÖNACE codes from it when the company is stored. */
+  businessPurpose?: string;
   /** Figures by JSON key (decimal strings); omitted keys are null. */
   figures?: Record<string, string>;
   documentDate?: string;
@@ -41,7 +43,7 @@ function extractFor(c: SeedCompany): CompanyExtract {
       staircase: null, door: null, deliveryNote: null, zipCode: c.zipCode ?? '1010', city: c.city ?? 'Wien', country: 'AUT', deliverable: true,
     }],
     seat: c.city ?? 'Wien', municipalityCode: null, municipality: null,
-    legalForm: { code: c.legalForm ?? 'GES', text: null }, capital: null, businessPurpose: null,
+    legalForm: { code: c.legalForm ?? 'GES', text: null }, capital: null, businessPurpose: c.businessPurpose ?? null,
     status: c.active === false ? 'deleted' : 'active', deletion: null,
     court: { code: c.court ?? '007', text: null }, euid: null, kur: null,
     registerEntries: [{ vnr: '001', executedOn: '2020-01-01', court: null, az: null, applicationTexts: [], receivedOn: null }],
