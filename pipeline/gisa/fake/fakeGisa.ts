@@ -18,6 +18,9 @@ export const FAKE_GISA_PATH = '/gisa-svc-public/GisaPublicV2.svc';
 
 export interface FakeGisaOptions {
   fixturesDir: string;
+  /** 0 (default) = a free port; host default 127.0.0.1. */
+  port?: number;
+  host?: string;
   apiKey?: string;
   faults?: FaultRates;
   /** Per key and window (default 200 data calls and 10 extract starts per 60 s). */
@@ -192,10 +195,11 @@ export async function startFakeGisa(options: FakeGisaOptions): Promise<FakeGisa>
       res.end(fault === 'cutoff' ? text.subarray(0, text.length >> 1) : text);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${FAKE_GISA_PATH}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${FAKE_GISA_PATH}`,
     get calls() { return state.calls; },
     get quotaErrors() { return state.quotaErrors; },
     get extractStarts() { return state.extractStarts; },
