@@ -38,11 +38,15 @@ function navigation(view: View, section: Section | undefined): Html {
   return html`
     <nav aria-label="${t.brand}"><ul class="nav">
       ${link('/app', 'overview', t.navOverview)}${link('/app/keys', 'keys', t.navKeys)}${link('/app/usage', 'usage', t.navUsage)}${link('/app/connections', 'connections', t.navConnections)}
-    </ul></nav>
-    <div class="session">
-      <span class="hide-narrow">${t.signedInAs(view.account.email)}</span>
-      <form method="post" action="/app/logout">${csrfField(view)}<button type="submit" class="link">${t.signOut}</button></form>
-    </div>`;
+    </ul></nav>`;
+}
+
+function session(view: View): Html {
+  if (!view.account) return html``;
+  const t = view.t;
+  return html`
+    <span class="who hide-narrow" title="${view.account.email}"><span class="visually-hidden">${t.signedInAs} </span>${view.account.email}</span>
+    <form method="post" action="/app/logout">${csrfField(view)}<button type="submit" class="link">${t.signOut}</button></form>`;
 }
 
 function switchLangHref(view: View): string {
@@ -57,16 +61,16 @@ export function page(view: View, options: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${options.title} · ${t.brand}</title>
 <link rel="stylesheet" href="${ASSET_PATH}">
 </head>
 <body>
 <a class="skip" href="#main">${t.skip}</a>
 <header class="topbar"><div class="topbar-inner">
-  <a class="brand" href="/app"><span class="brand-mark" aria-hidden="true"></span>${t.brand} <small>${t.tagline}</small></a>
+  <a class="brand" href="/app"><span class="brand-mark" aria-hidden="true"></span>${t.brand}${view.account ? '' : html` <small>${t.tagline}</small>`}</a>
   ${navigation(view, options.section)}
-  <a class="lang" href="${switchLangHref(view)}" lang="${view.lang === 'de' ? 'en' : 'de'}">${t.switchLang}</a>
+  <div class="session">${session(view)}<a class="lang" href="${switchLangHref(view)}" lang="${view.lang === 'de' ? 'en' : 'de'}">${t.switchLang}</a></div>
 </div></header>
 <main id="main" tabindex="-1"${options.width ? html` class="${options.width}"` : ''}>
 ${options.body}

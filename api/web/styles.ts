@@ -24,11 +24,12 @@ a:hover { color: var(--brand-dark); }
 .brand:hover { color: #fff; }
 .brand-mark { display: inline-block; width: 1.4rem; height: 1.4rem; border-radius: 4px; background: linear-gradient(180deg, var(--accent) 0 33%, #fff 33% 66%, var(--accent) 66%); }
 .brand small { font-weight: 400; color: #b9c3d6; font-size: .85rem; }
-.nav { display: flex; gap: .25rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; flex: 1; }
+.nav { display: flex; gap: .25rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
 .nav a { color: #dfe6f3; text-decoration: none; padding: .4rem .7rem; border-radius: 6px; display: block; }
 .nav a:hover { background: rgba(255,255,255,.1); color: #fff; }
 .nav a[aria-current="page"] { background: rgba(255,255,255,.16); color: #fff; font-weight: 600; }
-.session { display: flex; align-items: center; gap: .75rem; color: #b9c3d6; font-size: .9rem; }
+.session { display: flex; align-items: center; gap: 1rem; color: #b9c3d6; font-size: .9rem; margin-left: auto; }
+.who { max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .session form { margin: 0; }
 .lang { color: #dfe6f3; font-size: .9rem; }
 main { max-width: 72rem; margin: 0 auto; padding: 2rem 1.25rem 3rem; }
@@ -38,6 +39,8 @@ h1 { font-size: 1.75rem; line-height: 1.25; margin: 0 0 .5rem; }
 h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
 .lead { color: var(--muted); margin: 0 0 1.5rem; max-width: 48rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); padding: 1.5rem; margin-bottom: 1.5rem; }
+/* Wide tables scroll inside their card on a phone rather than widening the page. */
+.card:has(table) { overflow-x: auto; }
 .grid { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); margin-bottom: 1.5rem; }
 .grid .card { margin: 0; }
 .stat-label { color: var(--muted); font-size: .9rem; margin: 0; }
@@ -75,7 +78,7 @@ button.link:hover { background: none; color: #fff; }
 .secret { display: block; font: 600 1rem/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #0f1a30; color: #d7f5e4;
   padding: .9rem 1rem; border-radius: 8px; word-break: break-all; margin: .75rem 0; user-select: all; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; background: #eef1f6; padding: .1rem .3rem; border-radius: 4px; }
-pre { background: #0f1a30; color: #e6ecf5; padding: 1rem; border-radius: 8px; overflow-x: auto; font-size: .875rem; }
+pre { background: #0f1a30; color: #e6ecf5; padding: 1rem; border-radius: 8px; font-size: .875rem; white-space: pre-wrap; word-break: break-all; }
 pre code { background: none; color: inherit; padding: 0; }
 table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .6rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -115,6 +118,8 @@ footer { max-width: 72rem; margin: 0 auto; padding: 0 1.25rem 2rem; color: var(-
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 40rem) {
   .topbar-inner { gap: .75rem; }
-  th.hide-narrow, td.hide-narrow { display: none; }
+  th.hide-narrow, td.hide-narrow, .hide-narrow { display: none; }
+  main { padding: 1.25rem 1rem 2rem; }
+  .card { padding: 1rem; }
 }
 `;
