@@ -129,7 +129,7 @@ type WorkbookWriter = typeof ExcelJsModule.stream.xlsx.WorkbookWriter;
 const DATE_STYLE: Partial<ExcelJsModule.Style> = { numFmt: 'yyyy-mm-dd' };
 const PLAIN_STYLE: Partial<ExcelJsModule.Style> = {};
 /** Rows written between two turns of the event loop, so one turn stays a few milliseconds long. */
-const ROWS_PER_TURN = 20;
+const ROWS_PER_TURN = 5;
 
 async function writeWorkbook(Writer: WorkbookWriter, out: PassThrough, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<void> {
   const workbook = new Writer({ stream: out, useStyles: true, useSharedStrings: false });

@@ -94,6 +94,21 @@ afterAll(async () => {
 const alive = () => child.exitCode === null && child.signalCode === null;
 const headers = () => ({ 'x-api-key': key, 'content-type': 'application/json' });
 
+/** Two clients asking for profiles one after another while `going()`: their latencies (all must be 200s). */
+async function profileLatencies(going: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  await Promise.all([0, 1].map(async (client) => {
+    for (let i = client; going(); i += 2) {
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}/businesses/${fnrs[i % COMPANIES]}`, { headers: headers() });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      expect(res.status).toBe(200);
+    }
+  }));
+  return latencies;
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -105,6 +120,9 @@ it(`${EXPORTS} parallel ${COMPANIES}-company XLSX exports under the compose heap
   expect(warm.status).toBe(200);
   await warm.arrayBuffer();
   for (let i = 0; i < 20; i++) await (await fetch(`${baseUrl}/businesses/${fnrs[i]}`, { headers: headers() })).arrayBuffer();
+  // The same profile requests without exports, for the log: how busy the machine is anyway.
+  const quiet = Date.now() + 1500;
+  const baseline = await profileLatencies(() => Date.now() < quiet);
 
   let exporting = true;
   const exports = Promise.all(Array.from({ length: EXPORTS }, async () => {
@@ -112,15 +130,7 @@ it(`${EXPORTS} parallel ${COMPANIES}-company XLSX exports under the compose heap
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: Buffer.from(await res.arrayBuffer()) };
   })).finally(() => (exporting = false));
 
-  const latencies: number[] = [];
-  const profileStatuses = new Set<number>();
-  while (exporting) {
-    const started = performance.now();
-    const res = await fetch(`${baseUrl}/businesses/${fnrs[latencies.length % COMPANIES]}`, { headers: headers() });
-    await res.arrayBuffer();
-    latencies.push(performance.now() - started);
-    profileStatuses.add(res.status);
-  }
+  const latencies = await profileLatencies(() => exporting);
   const results = await exports;
 
   const statuses = results.map((r) => r.status);
@@ -133,10 +143,10 @@ it(`${EXPORTS} parallel ${COMPANIES}-company XLSX exports under the compose heap
 
   expect(alive()).toBe(true);
   expect((await fetch(`${baseUrl.replace('/api/v1', '')}/health`)).status).toBe(200);
-  expect([...profileStatuses]).toEqual([200]);
   const p99 = percentile(latencies, 99);
   console.log(`exports ${statuses.filter((s) => s === 200).length}x200 ${statuses.filter((s) => s === 503).length}x503; ` +
-    `profile requests ${latencies.length}, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ` +
+    `profile requests ${latencies.length}, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+    `(without exports: p50 ${percentile(baseline, 50).toFixed(1)} ms, p99 ${percentile(baseline, 99).toFixed(1)} ms); ` +
     `child peak rss ${(peak.rss / 2 ** 20).toFixed(0)} MB, heap ${(peak.heapUsed / 2 ** 20).toFixed(0)} MB, longest event-loop stall ${peak.loopMaxMs.toFixed(0)} ms`);
   expect(latencies.length).toBeGreaterThan(20);
   expect(p99).toBeLessThan(100);
