@@ -15,6 +15,7 @@ import { API_PREFIX, createApp, DEFAULT_REDIS_PREFIX, type AccessChainDeps, type
 import { systemClock } from './clock.js';
 import { createApiServer } from './httpServer.js';
 import { createUsageFlusher, type UsageFlusher } from './metering/usageFlusher.js';
+import { HOUSEKEEPING_INTERVAL_MS, purgeExpired } from './web/housekeeping.js';
 import { webOptionsFromConfig } from './web/webDeps.js';
 
 export interface RunningApi {
@@ -99,6 +100,11 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://localhost:${port}${API_PREFIX}`;
   options.log.info({ baseUrl }, 'API listening');
+  // Expired sessions, codes and tokens of the web app (api/web/housekeeping.ts).
+  const housekeeping = setInterval(() => {
+    purgeExpired(options.sql, new Date((options.clock ?? systemClock)())).catch((err: unknown) => options.log.warn({ err }, 'web housekeeping failed'));
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
   return {
     baseUrl,
     server,
@@ -106,6 +112,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       await flusher?.flushNow();
     },
     close: async () => {
+      clearInterval(housekeeping);
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();

@@ -5,7 +5,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Clock } from '../clock.js';
 import { field, readForm, UnsupportedForm, type Form } from './forms.js';
-import { html, type Html } from './html.js';
+import { html } from './html.js';
 import { chooseLang, LABELS } from './i18n.js';
 import { alert, page, type PageOptions, type View } from './layout.js';
 import { crossSiteReason, csrfToken, csrfTokenMatches } from './security.js';
@@ -83,6 +83,7 @@ export function postGuard(deps: PageDeps): Middleware {
       if (err instanceof UnsupportedForm) throw new WebError(415, t.forbiddenTitle, t.forbiddenText);
       throw err;
     }
+
     if (!csrfTokenMatches(field(state.form, '_csrf'), [state.signedIn?.token, presentedBrowserSecret(ctx)])) {
       throw new WebError(403, t.forbiddenTitle, t.forbiddenText);
     }
@@ -132,5 +133,3 @@ export function requireAccount(ctx: Context): SignedIn | undefined {
   ctx.redirect(`/app/login${back}`);
   return undefined;
 }
-
-export type Fragment = Html;

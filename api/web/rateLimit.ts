@@ -53,11 +53,10 @@ export function createAttemptLimiter(redis: Redis, prefix: string): AttemptLimit
       return state(count, ttl, limit);
     },
     async check(bucket, limit) {
-      const [count, ttl] = await wrap(() => redis.multi().get(keyOf(bucket)).pttl(keyOf(bucket)).exec()).then((r) => [
-        Number(r?.[0]?.[1] ?? 0),
-        Number(r?.[1]?.[1] ?? -1),
-      ]);
-      return { allowed: count! < limit.max, retryAfter: state(count!, ttl!, limit).retryAfter };
+      const answer = await wrap(() => redis.multi().get(keyOf(bucket)).pttl(keyOf(bucket)).exec());
+      const count = Number(answer?.[0]?.[1] ?? 0);
+      // Not counting this look: allowed while the window holds fewer than max.
+      return state(count + 1, Number(answer?.[1]?.[1] ?? -1), limit);
     },
   };
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../api/accounts/accountStore.js';
 import { createBearerResolver } from '../../api/oauth/bearer.js';
+import { purgeExpired } from '../../api/web/housekeeping.js';
 import {
   authorizedCode, authorizeUrl, consentForm, decide, exchange, pkcePair, register, REDIRECT_URI, tokenRequest, type Registered,
 } from '../helpers/oauthFlow.js';
@@ -369,5 +370,28 @@ describe('revocation (RFC 7009)', () => {
     const res = await revoke({ client_id: 'mcpc_nobody' }, 'x');
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_client');
+  });
+});
+
+describe('housekeeping', () => {
+  it('deletes expired codes, tokens and sessions a day late, and clients that never got a grant, keeping the rest', async () => {
+    const flow = await authorizedCode(app, user);
+    const tokens = (await exchange(app, flow)).body;
+    const idle = await register(app);
+    const later = new Date(now + 2 * 24 * 3_600_000);
+    // Two days on: the code (5 min) and access token (1 h) are a day past expiry; the refresh token (30 d) is not.
+    const first = await purgeExpired(app.db.sql, later);
+    expect(first.codes).toBeGreaterThan(0);
+    expect(first.tokens).toBeGreaterThan(0);
+    expect(await app.db.sql`SELECT 1 FROM oauth_code WHERE code_hash = ${hashSecret(flow.code)}`).toHaveLength(0);
+    expect(await app.db.sql`SELECT 1 FROM oauth_token WHERE token_hash = ${hashSecret(tokens.access_token as string)}`).toHaveLength(0);
+    expect(await app.db.sql`SELECT 1 FROM oauth_token WHERE token_hash = ${hashSecret(tokens.refresh_token as string)}`).toHaveLength(1);
+    expect(await app.db.sql`SELECT 1 FROM oauth_client WHERE client_id = ${idle.client_id}`).toHaveLength(1);
+    // Eight days on, the idle client goes; the one with a live grant stays.
+    await purgeExpired(app.db.sql, new Date(now + 8 * 24 * 3_600_000));
+    expect(await app.db.sql`SELECT 1 FROM oauth_client WHERE client_id = ${idle.client_id}`).toHaveLength(0);
+    expect(await app.db.sql`SELECT 1 FROM oauth_client WHERE client_id = ${flow.registered.client_id}`).toHaveLength(1);
+    const refreshed = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: flow.registered.client_id });
+    expect(refreshed.status).toBe(200);
   });
 });
