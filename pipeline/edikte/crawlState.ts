@@ -13,7 +13,10 @@ const SOURCE = 'edikte';
 export interface FullCrawl {
   run: string;
   startedOn: string;
+  /** Every page below it is done: where a restarted crawl continues. */
   nextPage: number;
+  /** Pages above nextPage already done (pages run in parallel). */
+  done?: number[];
   total: number | null;
 }
 
@@ -52,18 +55,26 @@ export async function fullCrawl(sql: Sql): Promise<{ completedOn: string | null;
 }
 
 export async function startFullCrawl(sql: Sql, today: string, at: Date): Promise<FullCrawl> {
-  const crawl = { run: `full-${at.toISOString().slice(0, 16)}`, startedOn: today, nextPage: 0, total: null };
+  const crawl = { run: `full-${at.toISOString()}`, startedOn: today, nextPage: 0, total: null };
   await write(sql, 'full', null, crawl);
   return crawl;
 }
 
-/** Moves the cursor past `page` (only forward, only for the current run). False: another run took over. */
-export async function fullPageDone(sql: Sql, run: string, page: number, total: number | null): Promise<boolean> {
+/**
+ * Marks `page` done and moves the cursor over every page done in a row. `stale`: another run took over;
+ * `complete`: every page of the view (by `total`) is done.
+ */
+export async function fullPageDone(sql: Sql, run: string, page: number, total: number | null, pageSize: number): Promise<'stale' | 'open' | 'complete'> {
   return sql.begin(async (tx) => {
     const row = await read<FullCrawl>(tx, 'full', true);
-    if (!row || !isFull(row.state) || row.state.run !== run) return false;
-    await write(tx, 'full', row.watermark, { ...row.state, nextPage: Math.max(row.state.nextPage, page + 1), total });
-    return true;
+    if (!row || !isFull(row.state) || row.state.run !== run) return 'stale';
+    const done = new Set([...(row.state.done ?? []), page]);
+    let next = row.state.nextPage;
+    while (done.has(next)) done.delete(next++);
+    for (const p of done) if (p < next) done.delete(p);
+    const known = total ?? row.state.total;
+    await write(tx, 'full', row.watermark, { ...row.state, nextPage: next, done: [...done].sort((a, b) => a - b), total: known });
+    return known !== null && next * pageSize >= known ? 'complete' : 'open';
   });
 }
 

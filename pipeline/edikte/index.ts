@@ -13,16 +13,25 @@ import { EDIKTE_JOBS } from './jobs.js';
 /** Where a fixture directory keeps the register (fixtures/corpus/edikte/README.md). */
 const fixturesOf = (dir: string) => join(dir, 'edikte');
 
-/** What a replay fetched: the notices its document jobs stored, how many are linked to a company, and the deletions. */
-async function counts(sql: Sql, run?: { document?: Array<{ unid: string }> }): Promise<Record<string, number>> {
-  const unids = run?.document?.map((d) => d.unid.toUpperCase()) ?? null;
+/** When a run started, from its page jobs' run ids (`full-2026-11-25T11:31:05.123Z`, `All-2026-11-25T14:00:00.008Z`). */
+function runStart(run?: { page?: Array<{ run: string }> }): Date | null {
+  const starts = (run?.page ?? []).map((p) => /(\d{4}-\d{2}-\d{2}T[\d:.]+Z)$/.exec(p.run)?.[1]).filter((m): m is string => !!m).sort();
+  return starts.length > 0 ? new Date(starts[0]!) : null;
+}
+
+/**
+ * What a replay did: the notices it fetched (with content) and how many of them are linked to a
+ * company, and the edicts it erased. Without the run's jobs: what the database holds.
+ */
+async function counts(sql: Sql, run?: { page?: Array<{ run: string }> }): Promise<Record<string, number>> {
+  const since = run ? runStart(run) ?? new Date() : null;
   const [row] = await sql<{ notices: number; noticeLinks: number; noticeCandidates: number; noticesDeleted: number }[]>`
     SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS notices,
            count(*) FILTER (WHERE deleted_at IS NULL AND fnr IS NOT NULL)::int AS notice_links,
            count(*) FILTER (WHERE deleted_at IS NULL AND fnr IS NULL AND link_candidates <> '[]')::int AS notice_candidates,
            count(*) FILTER (WHERE deleted_at IS NOT NULL)::int AS notices_deleted
       FROM court_notice
-     WHERE ${unids === null ? sql`true` : sql`unid = ANY(${unids}::text[]) OR deleted_at IS NOT NULL`}`;
+     WHERE ${since === null ? sql`true` : sql`(deleted_at IS NULL AND last_fetched_at >= ${since}) OR (deleted_at IS NOT NULL AND updated_at >= ${since})`}`;
   return { ...row! };
 }
 
@@ -38,7 +47,7 @@ export const edikte = defineRegister({
   handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest, onRun }) => {
     const client = new IwgClient({
       baseUrl: upstream.baseUrl, user: upstream.credentials?.user, password: upstream.credentials?.password, timeoutMs: upstream.timeoutMs,
-      log, onRequest: onUpstreamRequest,
+      ratePerSecond: upstream.ratePerSecond, log, onRequest: onUpstreamRequest,
     });
     return { handlers: edikteHandlers({ sql, client, enqueue, enqueueMany, log, onRun }), close: () => client.close() };
   },
@@ -47,7 +56,10 @@ export const edikte = defineRegister({
     { id: 'edikte.relink', everyMs: Math.round(config.EDIKTE_RELINK_MINUTES * 60_000), job: 'relink', data: {} },
   ],
   replay: {
-    hasFixtures: (dir) => access(join(fixturesOf(dir), 'documents')).then(() => true, () => false),
+    hasFixtures: async (dir) => {
+      const present = (path: string) => access(path).then(() => true, () => false);
+      return (await present(join(fixturesOf(dir), 'documents'))) || present(join(fixturesOf(dir), 'documents.ndjson'));
+    },
     // Notices link to the companies the other registers stored: start once those are in.
     afterOthers: true,
     // The first replay pages through everything; a later one runs the change recipe (from --from when given).

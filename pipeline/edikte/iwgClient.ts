@@ -42,6 +42,11 @@ export interface IwgClientOptions {
   user?: string;
   password?: string;
   timeoutMs?: number;
+  /**
+   * Requests per second this client sends at most. A page job fetches its documents itself, so the
+   * queue's limiter (jobs per second) no longer bounds requests; this does, per process.
+   */
+  ratePerSecond?: number;
   log?: Logger;
   onRequest?: (event: UpstreamRequestEvent) => void;
 }
@@ -60,6 +65,8 @@ export class IwgClient {
   private readonly transport: typeof http | typeof https;
   private readonly agent: http.Agent;
   private readonly authorization: string | null;
+  /** When the next request may start (ms, performance clock). */
+  private nextSlot = 0;
 
   constructor(private readonly options: IwgClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
@@ -104,8 +111,19 @@ export class IwgClient {
     });
   }
 
+  /** Waits for this request's slot under ratePerSecond. */
+  private async slot(): Promise<void> {
+    const rate = this.options.ratePerSecond;
+    if (!rate) return;
+    const now = performance.now();
+    const at = Math.max(now, this.nextSlot);
+    this.nextSlot = at + 1000 / rate;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  }
+
   /** One GET, classified; resolves only with answers a caller can read (2xx, 304, and 404 for `allow404`). */
   private async call(operation: string, path: string, headers: Record<string, string> = {}, allow404 = false): Promise<Reply> {
+    await this.slot();
     const started = performance.now();
     let status: number | 'error' = 'error';
     try {
