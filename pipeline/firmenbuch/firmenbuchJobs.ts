@@ -7,10 +7,12 @@ import type { Logger } from '../../runtime/logger.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
 import { GroupCommit } from '../jobs/groupCommit.js';
+import { UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import type { Enqueue, EnqueueMany, Handlers } from '../register.js';
 import type { AnnualAccountBatchItem, CompanyStoreItem, DocumentListingsItem } from '../../schemas/firmenbuchRecords.js';
 import { storeCompanyExtracts, type CompanyStoreResult } from '../store/companyStore.js';
 import {
+  refuseDocumentContent,
   storeAnnualAccountsBatch,
   storeDocumentContent,
   storeDocumentListingsBatch,
@@ -159,7 +161,11 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
     },
 
     annualAccount: async ({ fnr, documentKey }) => {
-      const doc = await client.document(documentKey);
+      const doc = await client.document(documentKey).catch(async (err: unknown) => {
+        // Too large to take: recorded on the document (listings stop asking for it), and the job fails.
+        if (err instanceof UpstreamBodyTooLargeError) await refuseDocumentContent(sql, documentKey, err.message);
+        throw err;
+      });
       if (!doc.content) throw new UnrecoverableInputError(`document ${documentKey} came without content`);
       // The listing's content type and filing date are read only when the document does not name its
       // type; otherwise the store takes the filing date from the document row in its own statement.

@@ -18,11 +18,11 @@ const LISTING_FIELDS: Array<[keyof DocumentListing, string]> = [
   ['filedOn', 'filedOn'], ['contentType', 'contentType'], ['sizeBytes', 'sizeBytes'], ['remark', 'remark'],
 ];
 
-/** Keys of the company's documents of one type whose content has not been fetched yet. */
+/** Keys of the company's documents of one type whose content has not been fetched (nor refused) yet. */
 function unfetchedDocuments(sql: Sql | TransactionSql, fnr: string, documentTypeCode: string) {
   return sql<{ documentKey: string }[]>`
     SELECT document_key FROM document
-     WHERE fnr = ${fnr} AND document_type_code = ${documentTypeCode} AND content_fetched_at IS NULL`;
+     WHERE fnr = ${fnr} AND document_type_code = ${documentTypeCode} AND content_fetched_at IS NULL AND content_refused IS NULL`;
 }
 
 /**
@@ -102,6 +102,11 @@ export async function storeDocumentContent(sql: Sql, key: string, content: Buffe
     UPDATE document SET content = ${content}, text_content = ${textContent}, content_fetched_at = now(),
            size_bytes = coalesce(size_bytes, ${content.length})
      WHERE document_key = ${key}`;
+}
+
+/** Records why a document's content is not stored (too large); its metadata stays as listed. */
+export async function refuseDocumentContent(sql: Sql, key: string, reason: string): Promise<void> {
+  await sql`UPDATE document SET content_refused = ${reason}, updated_at = now() WHERE document_key = ${key}`;
 }
 
 /**
