@@ -30,7 +30,7 @@ import {
   type SoapVersion,
   type SucheFirmaParams,
 } from './soapEnvelope.js';
-import { collectLimitedBody, MiB, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
+import { collectLimitedBody, LargeBodySlots, MiB, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { xmlDocumentComplete } from '../upstream/completeBody.js';
 import { FirmenbuchFaultError, parseSoapResponse, type XmlElement } from './soapResponse.js';
 
@@ -44,6 +44,8 @@ export interface FirmenbuchClientOptions {
   maxBodyBytes?: number;
   /** Largest answer accepted for a document (URKUNDE: the file as one base64 node). */
   maxDocumentBytes?: number;
+  /** Answers over 1 MiB this client reads at once (default 2); the others wait (bodyLimit.ts). */
+  largeBodySlots?: number;
   /** Called once per request with its outcome, for metrics. */
   onRequest?: (event: { operation: string; status: number | 'error'; durationMs: number }) => void;
 }
@@ -71,8 +73,10 @@ export class FirmenbuchClient {
   // node:http with a keep-alive agent instead of fetch: undici's fetch (web streams, per-request
   // signals) cost much more CPU per request (docs/ingestion.md), and every company takes three requests.
   private readonly agent: http.Agent;
+  readonly largeBodies: LargeBodySlots;
 
   constructor(private readonly options: FirmenbuchClientOptions) {
+    this.largeBodies = new LargeBodySlots(options.largeBodySlots ?? 2);
     this.url = new URL(options.baseUrl);
     this.transport = this.url.protocol === 'https:' ? https : http;
     this.agent = new this.transport.Agent({ keepAlive: true });
@@ -111,7 +115,8 @@ export class FirmenbuchClient {
         },
         (res) => {
           onStatus(res.statusCode ?? 0);
-          collectLimitedBody(res, { upstream: 'firmenbuch', operation: request.operation, limitBytes: this.bodyLimit(request) }).then((bytes) => {
+          const limits = { upstream: 'firmenbuch', operation: request.operation, limitBytes: this.bodyLimit(request), slots: this.largeBodies };
+          collectLimitedBody(res, limits).then((bytes) => {
             // Decoded as fetch's text() does: UTF-8, without a byte-order mark.
             const text = bytes.toString('utf8');
             const retryAfter = res.headers['retry-after'];

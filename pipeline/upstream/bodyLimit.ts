@@ -24,10 +24,56 @@ export class UpstreamBodyTooLargeError extends UnrecoverableInputError {
   }
 }
 
+/** Answers up to this size read freely; past it an answer needs one of the client's large-body slots. */
+export const SMALL_BODY_BYTES = 1 * MiB;
+
+/**
+ * Bounds how many large answers a client reads at once. Each may grow to its limit and is then
+ * decoded and parsed (a few copies), so 32 jobs fetching 60 MB documents at once reached 2.6 GB RSS.
+ * A slot is held until the answer has arrived whole; holders never wait, so nothing deadlocks.
+ */
+export class LargeBodySlots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+  private held = 0;
+  /** The most slots held at once (tests, metrics). */
+  maxHeld = 0;
+
+  constructor(readonly slots: number) {
+    this.free = slots;
+  }
+
+  acquire(): Promise<() => void> {
+    return new Promise((resolve) => {
+      const grant = () => {
+        this.held++;
+        this.maxHeld = Math.max(this.maxHeld, this.held);
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.held--;
+          const next = this.waiting.shift();
+          if (next) next();
+          else this.free++;
+        });
+      };
+      if (this.free > 0) {
+        this.free--;
+        grant();
+      } else {
+        this.waiting.push(grant);
+      }
+    });
+  }
+}
+
 export interface LimitedBodyOptions {
   upstream: string;
   operation: string;
   limitBytes: number;
+  /** Without: large answers are not bounded in number. */
+  slots?: LargeBodySlots;
 }
 
 /**
@@ -47,15 +93,30 @@ export function collectLimitedBody(res: IncomingMessage, options: LimitedBodyOpt
     const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
+    let slot: 'none' | 'waiting' | (() => void) = 'none';
     const finish = (err: Error | null) => {
       if (done) return;
       done = true;
+      if (typeof slot === 'function') slot();
       if (err) reject(err);
       else resolve(Buffer.concat(chunks, received));
     };
+    /** Stops reading until a large-body slot is free (released at once if the answer ended meanwhile). */
+    const waitForSlot = () => {
+      if (!options.slots || slot !== 'none') return;
+      slot = 'waiting';
+      res.pause();
+      void options.slots.acquire().then((release) => {
+        if (done) return release();
+        slot = release;
+        res.resume();
+      });
+    };
+    if (Number.isFinite(declared) && declared > SMALL_BODY_BYTES) waitForSlot();
     res.on('data', (chunk: Buffer) => {
       if (done) return;
       received += chunk.length;
+      if (received > SMALL_BODY_BYTES) waitForSlot();
       if (received > limitBytes) {
         chunks.length = 0;
         finish(new UpstreamBodyTooLargeError(options.upstream, options.operation, limitBytes, received, null));

@@ -73,10 +73,17 @@ interface JobRun {
   stored: Record<string, unknown> | null;
 }
 
-/** Runs one Firmenbuch job through the real runner and handlers (no database is reached: the fetch fails first). */
+/** Statements the handlers sent to the stand-in database (the fetch fails first: only bookkeeping reaches it). */
+let statements: string[] = [];
+
+/** Runs one Firmenbuch job through the real runner and handlers. */
 async function runJob(name: 'company' | 'annualAccount' | 'companyChanges', data: Record<string, unknown>, c = client()): Promise<JobRun> {
-  const noDatabase = (() => Promise.reject(new Error('no database in this test'))) as unknown as Sql;
-  const handlers = firmenbuchHandlers({ sql: noDatabase, client: c, enqueue: async () => undefined, log: createLogger('silent') });
+  statements = [];
+  const database = ((parts: TemplateStringsArray) => {
+    statements.push(parts.join('?'));
+    return Promise.resolve([]);
+  }) as unknown as Sql;
+  const handlers = firmenbuchHandlers({ sql: database, client: c, enqueue: async () => undefined, log: createLogger('silent') });
   const processor = jobProcessor({
     register: firmenbuch, handlers: handlers as never, queue: { rateLimit: async () => undefined } as unknown as Queue, log: createLogger('silent'),
   });
@@ -154,11 +161,27 @@ describe('bodies over the limit', () => {
     expect(small).toMatchObject({ operation: 'urkunde', limitBytes: 1 * MiB });
   });
 
+  it('reads at most its slots of large answers at once; the others wait, and all arrive whole', async () => {
+    const payload = Buffer.alloc(3 * MiB, 'A').toString();
+    const envelope = '<?xml version="1.0"?><S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>' +
+      `<ns:URKUNDERESPONSE xmlns:ns="ns://firmenbuch.justiz.gv.at/Abfrage/UrkundeResponse"><ns:DOKUMENT><ns:KEY>k_XML</ns:KEY><ns:CONTENT>${payload}</ns:CONTENT></ns:DOKUMENT></ns:URKUNDERESPONSE></S:Body></S:Envelope>`;
+    for (const declared of [true, false]) {
+      answer = (_req, res) => (declared ? soap(res, envelope) : (res.writeHead(200, { 'Content-Type': 'text/xml', 'Transfer-Encoding': 'chunked' }), res.end(envelope)));
+      const c = client({ largeBodySlots: 1 });
+      const docs = await Promise.all(Array.from({ length: 6 }, () => c.document('k_XML')));
+      c.close();
+      expect(docs.every((d) => d.content?.length === (3 * MiB * 3) / 4)).toBe(true);
+      expect(c.largeBodies.maxHeld).toBe(1);
+    }
+  });
+
   it('an annual-account job over the document limit fails at once, naming the limit', async () => {
     answer = (_req, res) => endless(res, Buffer.alloc(64 * 1024, 'Q'));
     const run = await runJob('annualAccount', { fnr: '33918f', documentKey: 'k_PDF' });
     expect(run.error).toBeInstanceOf(UnrecoverableError);
     expect((run.error as Error).message).toMatch(/urkunde is larger than its limit of 8388608 bytes/);
+    // The document keeps its metadata and says why its content is missing (test/integration/documentTooLarge.test.ts).
+    expect(statements.join('\n')).toMatch(/UPDATE document SET content_refused = \?/);
   });
 });
 
