@@ -2,7 +2,7 @@
 // statement names the account id, so a key id from another account changes nothing.
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '../../runtime/db.js';
-import { createApiKey, generateApiKey, hashSecret, keyDisplayPrefix, type Account, type IssuedKey } from './accountStore.js';
+import { createApiKey, generateApiKey, hashSecret, keyDisplayPrefix, type Account, type IssuedKey, type KeySummary } from './accountStore.js';
 
 export const MAX_KEY_NAME = 60;
 
@@ -28,13 +28,7 @@ export async function signUpAccount(sql: Sql, email: string, passwordHash: strin
   return account;
 }
 
-export interface DashboardKey {
-  id: string;
-  keyPrefix: string;
-  label: string | null;
-  createdAt: Date;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
+export interface DashboardKey extends KeySummary {
   rotatedAt: Date | null;
   prevValidUntil: Date | null;
 }

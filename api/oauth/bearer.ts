@@ -44,14 +44,7 @@ export interface BearerResolverOptions {
   cacheMs?: number;
 }
 
-interface Row {
-  accountId: string;
-  keyId: string;
-  grantId: string;
-  clientId: string;
-  scopes: string[];
-  resource: string;
-  expiresAt: Date;
+interface Row extends Omit<BearerGrant, 'principal'> {
   meterKeyId: string;
   monthlyQuota: number | null;
   lastUsedAt: Date | null;
