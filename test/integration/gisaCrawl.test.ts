@@ -60,7 +60,8 @@ describe('GISA crawl of the bundled corpus', () => {
       SELECT count(*)::int AS total, count(*) FILTER (WHERE ended_on IS NULL)::int AS active FROM trade_license WHERE trade_key = '599999'`;
     expect(counts[0]).toEqual(actual);
     // Business changes (its set of current trade keys changed) for every company that holds a current licence.
-    const [business] = await db.sql<{ n: number }[]>`SELECT count(DISTINCT fnr)::int AS n FROM change_log WHERE type = 'business' AND changed_fields = '{tradeLicenses}'`;
+    // (The derived industry codes may change with them: then the change names `oenaces` too.)
+    const [business] = await db.sql<{ n: number }[]>`SELECT count(DISTINCT fnr)::int AS n FROM change_log WHERE type = 'business' AND changed_fields @> '{tradeLicenses}'`;
     const [holding] = await db.sql<{ n: number }[]>`
       SELECT count(DISTINCT t.fnr)::int AS n FROM trade_license t JOIN company c USING (fnr) WHERE t.ended_on IS NULL`;
     expect(business!.n).toBe(holding!.n);
@@ -134,7 +135,7 @@ describe('GISA crawl of the bundled corpus', () => {
       const changes = await db.sql`SELECT type, fnr, action, changed_fields, gisa_zahl FROM change_log WHERE id > ${last} ORDER BY id`;
       expect(changes).toEqual([
         { type: 'trade', fnr: '412785m', action: 'updated', changedFields: ['endedOn', 'isActive'], gisaZahl: '100000016' },
-        { type: 'business', fnr: '412785m', action: 'updated', changedFields: ['tradeLicenses'], gisaZahl: null },
+        { type: 'business', fnr: '412785m', action: 'updated', changedFields: expect.arrayContaining(['tradeLicenses']), gisaZahl: null },
       ]);
       await lookup('again');
       const [count] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM change_log WHERE id > ${last}`;

@@ -206,9 +206,18 @@ describe('company profile', () => {
         { vnr: '001', executedOn: null, court: null, az: null, applicationTexts: [] },
         { vnr: '002', executedOn: '2024-02-01', court: { code: '007', text: 'HG Wien' }, az: '73 Fr 1/24', applicationTexts: ['Text B1', 'Text B2'] },
       ],
+      // The licence record (api-decisions.md): current first; what the rows leave out is null.
       tradeLicenses: [
-        { gisaZahl: 'ZZ-GZ-2', tradeKey: null, wording: null, effectiveFrom: '2016-01-01', endedOn: null, isDormant: true },
-        { gisaZahl: 'ZZ-GZ-1', tradeKey: 'T1', wording: 'Handelsgewerbe', effectiveFrom: '2010-05-01', endedOn: '2015-01-01', isDormant: false },
+        {
+          gisaZahl: 'ZZ-GZ-2', fnr, tradeKey: null, wording: null, kind: null, authority: { code: null, text: null }, effectiveFrom: '2016-01-01',
+          endedOn: null, isActive: true, isDormant: true, dormantFrom: null, dormantUntil: null, holder: { type: null, name: null, fnr },
+          location: { street: null, zipCode: null, city: null }, manager: null,
+        },
+        {
+          gisaZahl: 'ZZ-GZ-1', fnr, tradeKey: 'T1', wording: 'Handelsgewerbe', kind: null, authority: { code: null, text: null }, effectiveFrom: '2010-05-01',
+          endedOn: '2015-01-01', isActive: false, isDormant: false, dormantFrom: null, dormantUntil: null, holder: { type: null, name: null, fnr },
+          location: { street: null, zipCode: null, city: null }, manager: null,
+        },
       ],
       openNotices: [
         { ediktId: 'ZZ-ED-1', aktenzeichen: '3 S 1/25', court: { code: '007', text: 'HG Wien' }, proceeding: { code: 'S', text: 'Sanierungsverfahren' },

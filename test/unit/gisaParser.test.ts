@@ -35,6 +35,12 @@ describe('GetGewerbeV2 fixtures', () => {
     expect(parseGetGewerbeV2(answer.root)).toEqual(expected);
   });
 
+  it('reads an answer that starts with a byte-order mark as the same record', () => {
+    const file = licences[0]!;
+    const answer = parseAnswer('GetGewerbeV2', `\uFEFF${read(join(CORPUS, 'gewerbe', file))}`);
+    expect(parseGetGewerbeV2(answer.root)).toEqual(JSON.parse(read(join(CORPUS, 'expected', file.replace('.xml', '.json')))));
+  });
+
   it('keeps an FBNummer whose check letter fails, with a warning', () => {
     const text = read(join(CORPUS, 'gewerbe', licences[0]!)).replace(/(FBNummer>)412785m</, '$1412785a<');
     const record = parseGetGewerbeV2(parseAnswer('GetGewerbeV2', text).root);

@@ -23,7 +23,7 @@ export interface ModelLicence {
   formerly?: Array<[string, string, string, string]>;
   manager?: ModelPerson;
   formerManager?: [ModelPerson, string, string];
-  /** Writer quirks: 'prefixB' (entities under prefix b:), 'defaultNs' (no prefix), 'offsetDates', 'bom'. */
+  /** Writer quirks: 'prefixB' (entities under prefix b:), 'defaultNs' (no prefix), 'offsetDates'. */
   quirks?: string[];
 }
 
@@ -90,7 +90,7 @@ export const LICENCES: ModelLicence[] = [
   { gisaZahl: '100000139', key: '250100', authority: ['101', 'Magistrat der Freistadt Eisenstadt'], from: '2015-03-02', dormant: ['2023-01-01', '2027-12-31'], holder: co('73210m', 'Pannonia Elektrotechnik GmbH'), at: a('Ruster Straße', '70', '7000', 'Eisenstadt') },
   // 156207t Tauernkraft Energiehandel GmbH
   { gisaZahl: '100000146', key: '599999', authority: ['501', 'Magistrat der Stadt Salzburg'], from: '2009-10-01', holder: co('156207t', 'Tauernkraft Energiehandel GmbH'), at: a('Sterneckstraße', '55', '5020', 'Salzburg') },
-  { gisaZahl: '100000153', key: '740100', authority: ['501', 'Magistrat der Stadt Salzburg'], from: '2016-04-11', holder: co('156207t', 'Tauernkraft Energiehandel GmbH'), at: a('Sterneckstraße', '55', '5020', 'Salzburg'), quirks: ['bom'] },
+  { gisaZahl: '100000153', key: '740100', authority: ['501', 'Magistrat der Stadt Salzburg'], from: '2016-04-11', holder: co('156207t', 'Tauernkraft Energiehandel GmbH'), at: a('Sterneckstraße', '55', '5020', 'Salzburg') },
   // 584120a Kaiserblick Café-Konditorei GmbH: manager Florian Weber; the café moved
   { gisaZahl: '100000160', key: '400100', wording: 'Konditoren (Zuckerbäcker)', authority: WIEN, from: '2011-08-01', holder: co('584120a', 'Kaiserblick Café-Konditorei GmbH'), at: a('Schönbrunner Straße', '118', '1050', 'Wien'), manager: { first: 'Florian', last: 'Weber', born: '1986-01-12' } },
   { gisaZahl: '100000177', key: '260100', wording: 'Gastgewerbe in der Betriebsart Kaffeehaus', authority: WIEN, from: '2011-08-01', holder: co('584120a', 'Kaiserblick Café-Konditorei GmbH'), at: a('Schönbrunner Straße', '118', '1050', 'Wien'), moved: [[a('Margaretenstraße', '9', '1040', 'Wien'), '2011-08-01', '2016-02-29']] },

@@ -55,8 +55,7 @@ export function writeGisaFixtures(root = ROOT): void {
   const corpus = join(root, 'corpus/gisa');
   rmSync(corpus, { recursive: true, force: true });
   for (const l of LICENCES) {
-    const bom = l.quirks?.includes('bom') ? '\uFEFF' : '';
-    write(join(corpus, 'gewerbe', `${l.gisaZahl}.xml`), bom + gewerbeOutput(gewerbeElement(l)) + '\n');
+    write(join(corpus, 'gewerbe', `${l.gisaZahl}.xml`), gewerbeOutput(gewerbeElement(l)) + '\n');
     write(join(corpus, 'expected', `${l.gisaZahl}.json`), JSON.stringify(expectedLicence(l), null, 2) + '\n');
   }
   write(join(corpus, 'katalog-gewerbeschluessel.xml'), catalogueOutput() + '\n');
