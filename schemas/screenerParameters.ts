@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { fnrFilterValue } from './identifiers.js';
 import { KEY_FIGURES, figureParam, type KeyFigureDefinition } from './keyFigures.js';
+import { OENACE_CONFIDENCE_THRESHOLD } from './oenaceAssignment.js';
 
 const decimal = z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number such as 1500000 or -250.5');
 const bool = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
@@ -27,7 +28,10 @@ export const screenerFilterShape = {
   courtCode: z.string().trim().regex(/^\d{3}$/, 'must be a three-digit court code').optional(),
   legalFormCode: z.string().trim().regex(/^[A-Z]{1,5}$/, 'must be a legal-form code such as GES').optional(),
   oenaceCode: z.string().trim().regex(/^[A-Ua-u]?\s?\d{0,2}(\.\d{1,2})?(-\d)?$/, 'must be an ÖNACE code such as C, C 10, C 10.7 or C 10.71-1')
-    .refine((v) => v.replace(/\W/g, '') !== '', 'must not be empty').optional(),
+    .refine((v) => v.replace(/\W/g, '') !== '', 'must not be empty').optional().meta({
+      description: 'ÖNACE 2008 code at any level (section to subclass); matches its descendants. The register carries no industry code: '
+        + `codes are derived from the business purpose and the trade licences, and count here from confidence ${OENACE_CONFIDENCE_THRESHOLD} up (right at least 95 % of the time).`,
+    }),
   gisaLicenseKey: z.string().trim().regex(/^\d{1,6}$/, 'must be a trade key (digits)').optional(),
   active: bool.optional(),
   isScheinunternehmen: bool.optional().meta({

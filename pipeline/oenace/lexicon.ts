@@ -139,7 +139,7 @@ function subclassOf(code: string, catalogue: Map<string, CatalogueClass>, where:
   const known = catalogue.get(code);
   if (known?.level === 5) return code;
   if (known?.level === 4) {
-    const children = [...catalogue.values()].filter((c) => c.level === 5 && c.code.startsWith(`${code}-`));
+    const children = ['0', '1', '2', '3', '4', '5', '9'].map((d) => catalogue.get(`${code}-${d}`)).filter((c) => c !== undefined);
     if (children.length === 1) return children[0]!.code;
     throw new LexiconError(`${where}: ${code} has ${children.length} subclasses, name one`);
   }

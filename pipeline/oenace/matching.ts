@@ -43,20 +43,29 @@ export function matchPattern(scan: Scan, pattern: Pattern): Hit[] | null {
   return hits;
 }
 
+const rows = [new Int32Array(64), new Int32Array(64)];
+
 /** Levenshtein distance, or limit + 1 as soon as it exceeds limit. */
 export function boundedDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length + 1 > rows[0]!.length) {
+    rows[0] = new Int32Array(b.length + 1);
+    rows[1] = new Int32Array(b.length + 1);
+  }
+  let prev = rows[0]!;
+  let cur = rows[1]!;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
-      cur.push(v);
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > limit) return limit + 1;
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
   return prev[b.length]!;
 }
@@ -68,16 +77,16 @@ export function boundedDistance(a: string, b: string, limit: number): number {
  */
 export class Speller {
   private readonly words: string[];
-  private readonly byBigram = new Map<string, number[]>();
+  private readonly byTrigram = new Map<string, number[]>();
 
   constructor(vocabulary: Iterable<string>) {
     // Words of six letters and more: shorter ones have too many neighbours one typo away.
     this.words = [...new Set([...vocabulary].filter((w) => w.length >= 6 && /^[a-z]+$/.test(w)))].sort();
     this.words.forEach((w, id) => {
-      for (const bg of new Set(bigrams(w))) {
-        const list = this.byBigram.get(bg);
+      for (const tg of new Set(trigrams(w))) {
+        const list = this.byTrigram.get(tg);
         if (list) list.push(id);
-        else this.byBigram.set(bg, [id]);
+        else this.byTrigram.set(tg, [id]);
       }
     });
   }
@@ -105,15 +114,16 @@ export class Speller {
   }
 
   private work(word: string): string | null {
-    if (word.length < 6) return null;
+    if (word.length < 6 || /[0-9]/.test(word)) return null;
     const shared = new Map<number, number>();
     let known = 0;
-    for (const bg of new Set(bigrams(word))) for (const id of this.byBigram.get(bg) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
+    for (const tg of new Set(trigrams(word))) for (const id of this.byTrigram.get(tg) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
     let best: { word: string; distance: number; start: number; len: number } | null = null;
     for (const [id, count] of shared) {
       const w = this.words[id]!;
       const limit = w.length >= 10 ? 2 : 1;
-      if (count < w.length - 1 - 2 * limit || w.length > word.length + limit) continue;
+      // A word of n letters has n - 2 letter triples; each edit breaks at most three of them.
+      if (count < Math.max(1, w.length - 2 - 3 * limit) || w.length > word.length + limit) continue;
       if (word.includes(w)) {
         known = Math.max(known, w.length); // this part is spelt right
         continue;
@@ -133,8 +143,8 @@ export class Speller {
   }
 }
 
-function bigrams(w: string): string[] {
+function trigrams(w: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i + 1 < w.length; i++) out.push(w.slice(i, i + 2));
+  for (let i = 0; i + 2 < w.length; i++) out.push(w.slice(i, i + 3));
   return out;
 }

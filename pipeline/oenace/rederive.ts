@@ -17,27 +17,37 @@ export interface RederiveSummary {
 export async function rederiveAllOenaces(
   sql: Sql,
   log: Logger,
-  options: { batchSize?: number; classifier?: OenaceClassifier } = {},
+  options: { batchSize?: number; concurrency?: number; classifier?: OenaceClassifier } = {},
 ): Promise<RederiveSummary> {
   const batchSize = options.batchSize ?? 2000;
   const classifier = options.classifier ?? oenaceClassifier();
   const started = performance.now();
   const summary: RederiveSummary = { companies: 0, changed: 0, seconds: 0 };
+  // Batches are handed out in fnr order; three workers keep the classifier and Postgres busy at once.
   let after = '';
-  for (;;) {
-    const batch = await sql<{ fnr: string }[]>`SELECT fnr FROM company WHERE fnr > ${after} ORDER BY fnr LIMIT ${batchSize}`;
-    if (batch.length === 0) break;
-    const fnrs = batch.map((r) => r.fnr);
-    const changed = await sql.begin(async (tx) => {
-      const fnrsChanged = await rederiveOenaces(tx, fnrs, classifier);
-      await recordChanges(tx, fnrsChanged.map((fnr) => ({ type: 'business' as const, fnr, action: 'updated' as const, changedFields: ['oenaces'] })));
-      return fnrsChanged.length;
+  let handing: Promise<unknown> = Promise.resolve();
+  const nextBatch = (): Promise<string[]> => {
+    const batch = handing.then(async () => {
+      const rows = await sql<{ fnr: string }[]>`SELECT fnr FROM company WHERE fnr > ${after} ORDER BY fnr LIMIT ${batchSize}`;
+      if (rows.length > 0) after = rows[rows.length - 1]!.fnr;
+      return rows.map((r) => r.fnr);
     });
-    summary.companies += fnrs.length;
-    summary.changed += changed;
-    after = fnrs[fnrs.length - 1]!;
-    if (summary.companies % (batchSize * 50) === 0) log.info({ companies: summary.companies, changed: summary.changed }, 'oenace re-derivation');
-  }
+    handing = batch;
+    return batch;
+  };
+  const worker = async () => {
+    for (let fnrs = await nextBatch(); fnrs.length > 0; fnrs = await nextBatch()) {
+      const changed = await sql.begin(async (tx) => {
+        const fnrsChanged = await rederiveOenaces(tx, fnrs, classifier);
+        await recordChanges(tx, fnrsChanged.map((fnr) => ({ type: 'business' as const, fnr, action: 'updated' as const, changedFields: ['oenaces'] })));
+        return fnrsChanged.length;
+      });
+      summary.companies += fnrs.length;
+      summary.changed += changed;
+      if (summary.companies % (batchSize * 50) === 0) log.info({ companies: summary.companies, changed: summary.changed }, 'oenace re-derivation');
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 3 }, worker));
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }

@@ -21,20 +21,21 @@ export interface Clause {
 }
 
 /** Sentences and clauses of legal boilerplate: permissions, branches, interests "with the same purpose". */
-const BOILERPLATE: RegExp[] = [
-  /[^.;]*\b(?:berechtigt|befugt|ermaechtigt)\b[^.;]*/g,
-  /\bdie gesellschaft (?:kann|darf)\b[^.;]*/g,
-  /[^.;,]*\b(?:gesellschaftszweck|unternehmenszweck)\w*\b[^.;]*/g,
-  /\b(?:sowie )?(?:alle|saemtliche|aller)\b[^.;,]{0,40}?\b(?:damit|hiermit|diesem|diesen)\b[^.;,]{0,40}?\bzusammenh\w*(?: stehenden)?(?: \w+)?/g,
-  /\b(?:sowie )?(?:die )?beteiligung an (?:anderen )?unternehmen mit gleichem oder aehnlichem \w+/g,
-  /\b(?:gegenstand des unternehmens|unternehmensgegenstand|geschaeftszweig) (?:ist|sind)\b/g,
-  /\bim (?:in|inland)- und ausland\b/g,
-  /\bim sinne de[rs]\b[^.;,]*/g,
-  /\bgemaess\b[^.;,]*/g,
-  /§+ ?[\d\w]+(?: abs\.? ?\d+)?(?: z\.? ?\d+)?/g,
+const BOILERPLATE: Array<[string[], RegExp]> = [
+  [['berechtigt', 'befugt', 'ermaechtigt'], /[^.;]*\b(?:berechtigt|befugt|ermaechtigt)\b[^.;]*/g],
+  [['die gesellschaft'], /\bdie gesellschaft (?:kann|darf)\b[^.;]*/g],
+  [['zweck'], /[^.;,]*\b(?:gesellschaftszweck|unternehmenszweck)\w*\b[^.;]*/g],
+  [['zusammenh'], /\b(?:sowie )?(?:alle|saemtliche|aller)\b[^.;,]{0,40}?\b(?:damit|hiermit|diesem|diesen)\b[^.;,]{0,40}?\bzusammenh\w*(?: stehenden)?(?: \w+)?/g],
+  [['aehnlichem'], /\b(?:sowie )?(?:die )?beteiligung an (?:anderen )?unternehmen mit gleichem oder aehnlichem \w+/g],
+  [['gegenstand', 'geschaeftszweig'], /\b(?:gegenstand des unternehmens|unternehmensgegenstand|geschaeftszweig) (?:ist|sind)\b/g],
+  [['ausland'], /\bim (?:in|inland)- und ausland\b/g],
+  [['im sinne'], /\bim sinne de[rs]\b[^.;,]*/g],
+  [['gemaess'], /\bgemaess\b[^.;,]*/g],
+  [['§'], /§+ ?[\d\w]+(?: abs\.? ?\d+)?(?: z\.? ?\d+)?/g],
 ];
 
 /** An exception ("ausgenommen Bankgeschäfte", "mit Ausnahme der reglementierten ...") up to the end of its sentence. */
+const EXCEPTION_KEYS = ['ausgenommen', 'ausser', 'ausnahme', 'exklusive', 'nicht jedoch'];
 const EXCEPTION = /\b(?:ausgenommen|ausser|mit ausnahme|exklusive|nicht jedoch)\b[^.;]*/g;
 
 /** Abbreviations (with or without the full stop) and the words they stand for. */
@@ -58,11 +59,12 @@ const STEM_ENDINGS = ['en', 'er', 'es', 'n', 'e', 's'];
 
 /** Lower case with umlauts and sharp s folded, other accents removed. */
 export function fold(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss')
-    .normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const folded = text.toLowerCase().replace(/[äöüß]/g, (c) => UMLAUTS[c]!);
+  // Other accents (é, ç) are rare in register texts: decompose only when there are any.
+  return /[\u0080-\uffff]/.test(folded) ? folded.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : folded;
 }
+
+const UMLAUTS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
 
 export function stem(word: string): string {
   for (const ending of STEM_ENDINGS) {
@@ -97,12 +99,16 @@ export class TextNormaliser {
     s = s.replace(/\s+/g, ' ');
     // "Im- und Export": the one elision whose tail is not a word of its own.
     s = s.replace(/\bim-\s*(?:,\s*)?(und|oder|&)\s+ex/g, 'import $1 ex');
-    for (const pattern of BOILERPLATE) s = s.replace(pattern, ' ; ');
-    s = s.replace(EXCEPTION, ' ; ');
+    // Each pattern only where its key word occurs: the patterns scan back to the sentence start.
+    for (const [keys, pattern] of BOILERPLATE) if (keys.some((k) => s.includes(k))) s = s.replace(pattern, ' ; ');
+    if (EXCEPTION_KEYS.some((k) => s.includes(k))) s = s.replace(EXCEPTION, ' ; ');
     const words = this.words(s);
     // Evidence shows words as the register wrote them ("Baumeistergewerbe", not the folded form).
     const written = new Map<string, string>();
-    for (const w of text.match(/[\p{L}\p{N}]+/gu) ?? []) if (!written.has(fold(w))) written.set(fold(w), w);
+    for (const w of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
+      const f = fold(w);
+      if (!written.has(f)) written.set(f, w);
+    }
     for (const w of words) if (w !== ';') w.orig = written.get(w.orig) ?? w.orig;
     return this.split(words);
   }
@@ -164,8 +170,20 @@ export class TextNormaliser {
     return '';
   }
 
+  private readonly completed = new Map<string, string>();
+
   /** An abbreviation completed to a lexicon word it cuts short ("gastgew" -> "gastgewerbe", "transp" -> "transport"). */
   private complete(word: string): string {
+    let full = this.completed.get(word);
+    if (full === undefined) {
+      full = this.completeUncached(word);
+      if (this.completed.size >= 10_000) this.completed.clear();
+      this.completed.set(word, full);
+    }
+    return full;
+  }
+
+  private completeUncached(word: string): string {
     for (const [abbr, full] of Object.entries(ABBREVIATIONS)) {
       if (abbr.length >= 2 && word.endsWith(abbr) && word.length > abbr.length + 2) return word.slice(0, -abbr.length) + full;
     }
