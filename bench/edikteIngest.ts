@@ -97,6 +97,7 @@ async function prepareCompanies(serverUrl: string, n: number): Promise<{ databas
     const started = performance.now();
     const BATCH = 2000;
     let next = 0;
+    let loaded = 0;
     await Promise.all(Array.from({ length: 3 }, async () => {
       for (let from = next; from < n; from = next) {
         next = Math.min(n, from + BATCH);
@@ -111,7 +112,9 @@ async function prepareCompanies(serverUrl: string, n: number): Promise<{ databas
             return { fnr: e.fnr, vnr: '001', position: 0, is_current: true, street: a.street, house_number: a.houseNumber, zip_code: a.zipCode, city: a.city, country: 'AUT' };
           }))}`;
         });
-        if (Math.floor(next / 100_000) !== Math.floor(from / 100_000)) say(`  ${next} companies`);
+        const before = loaded;
+        loaded += cs.length;
+        if (Math.floor(loaded / 100_000) !== Math.floor(before / 100_000)) say(`  ${Math.floor(loaded / 100_000) * 100_000} companies`);
       }
     }));
     await sql`VACUUM ANALYZE company`;

@@ -1,4 +1,6 @@
-// npm run bench:ingest [-- --companies N --json]
+// npm run bench:ingest [-- --companies N --edicts E --edikte-companies M --json]
+// Then the Ediktsdatei phase (bench/edikteIngest.ts): a first page-through of E synthetic edicts
+// (default 90,000; 0 skips it) against M companies (default 640,000).
 // Generates N synthetic companies with one typical filing each in the upstream formats, serves them
 // through the fake upstream and replays them through the real pipeline into a fresh Postgres
 // database. Prints companies/s and filings/s end to end, the annual-account parser alone (filings/s
@@ -28,6 +30,8 @@ import { dropDatabase, ensureDatabase, resolvePostgresServer, resolveRedisUrl } 
 const { values } = parseArgs({
   options: {
     companies: { type: 'string', default: '1000' },
+    edicts: { type: 'string', default: '90000' },
+    'edikte-companies': { type: 'string', default: '640000' },
     json: { type: 'boolean', default: false },
     // Internal: run as the pipeline worker child (options as JSON in BENCH_WORKER_OPTIONS).
     'worker-child': { type: 'boolean', default: false },
@@ -291,7 +295,13 @@ async function main() {
     console.log(`PDF text: ${result.pdfTenPageDocsPerSecond} ten-page documents/s`);
     console.log(`peak RSS of the worker process: ${result.peakRssMB} MB${result.workers > 1 ? ` (extra worker processes: ${result.helperPeakRssMB} MB each at most)` : ''}`);
     console.log(`CPU per company: worker ${result.workerCpuMsPerCompany} ms, its Postgres backends ${result.postgresCpuMsPerCompany} ms, fake upstream ${result.fakeUpstreamCpuMsPerCompany} ms (load average ${result.loadAverage})`);
-    if (values.json) console.log(JSON.stringify(result));
+    let edikte;
+    if (Number(values.edicts) > 0) {
+      const { runEdiktePhase, printEdiktePhase } = await import('./edikteIngest.js');
+      edikte = await runEdiktePhase({ serverUrl: server.url, redisUrl, edicts: Number(values.edicts), companies: Number(values['edikte-companies']) });
+      printEdiktePhase(edikte);
+    }
+    if (values.json) console.log(JSON.stringify({ ...result, edikte }));
   } finally {
     await rm(dir, { recursive: true, force: true });
     await dropDatabase(server.url, database);

@@ -42,6 +42,8 @@ const byKey = (a: FakeDocument, b: FakeDocument) => (a.ediktId < b.ediktId ? -1 
 
 export class IwgCorpus {
   private readonly edicts = new Map<string, FakeDocument>();
+  /** The unid of each AZKey's edict. */
+  private readonly unidOfKey = new Map<string, string>();
   private readonly deletions = new Map<string, FakeDocument>();
   /** Earliest deletion per AZKey. */
   private readonly deletedKeys = new Map<string, number>();
@@ -69,7 +71,9 @@ export class IwgCorpus {
       this.deletedKeys.set(d.ediktId, Math.min(d.fromMs, this.deletedKeys.get(d.ediktId) ?? Infinity));
     } else {
       // One edict per AZKey: a new unid for a known AZKey replaces the old document (IWG FAQ 7.1).
-      for (const [unid, old] of this.edicts) if (old.ediktId === d.ediktId && unid !== d.unid) this.edicts.delete(unid);
+      const old = this.unidOfKey.get(d.ediktId);
+      if (old !== undefined && old !== d.unid) this.edicts.delete(old);
+      this.unidOfKey.set(d.ediktId, d.unid);
       this.edicts.set(d.unid, d);
     }
     this.version++;
@@ -82,7 +86,8 @@ export class IwgCorpus {
 
   /** The register deletes an edict: a Loeschung document with Dat_Loeschung `deletedAt` (ISO instant). */
   deleteEdict(ediktId: string, deletedAt: string, unid = `D${ediktId.padEnd(31, '0')}`.slice(0, 32)): void {
-    const edict = [...this.edicts.values()].find((e) => e.ediktId === ediktId);
+    const unidOfEdict = this.unidOfKey.get(ediktId);
+    const edict = unidOfEdict === undefined ? undefined : this.edicts.get(unidOfEdict);
     this.add(toDocument({
       '@unid': unid, '@form': 'Loeschung', '@modified': deletedAt, Aktenzeichen: edict?.aktenzeichen ?? null, AZKey: ediktId, EN: 0, Dat_Loeschung: deletedAt,
     }));
