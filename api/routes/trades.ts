@@ -110,26 +110,25 @@ export function tradesRouter(deps: { sql: Sql; extracts: TradeExtractSource; ext
   router.get('/trades/:tradeKey/licenses', async (ctx) => {
     const tradeKey = pathText(ctx.params, 'tradeKey');
     const q = parseQuery(tradeLicensesQuery, ctx.query);
-    const [trade] = tradeKeyPath.safeParse(tradeKey).success
-      ? await sql<{ total: number; active: number }[]>`
-          SELECT coalesce(c.total, 0) AS total, coalesce(c.active, 0) AS active
-            FROM trade tr LEFT JOIN trade_license_count c ON c.trade_key = tr.trade_key WHERE tr.trade_key = ${tradeKey}`
-      : [];
-    if (!trade) throw notFound(`No trade has the key ${tradeKey}.`);
+    if (!tradeKeyPath.safeParse(tradeKey).success) throw notFound(`No trade has the key ${tradeKey}.`);
     const filter = sql`t.trade_key = ${tradeKey}
       ${q.active === true ? sql`AND t.ended_on IS NULL` : q.active === false ? sql`AND t.ended_on IS NOT NULL` : sql``}
       ${q.zipCode ? sql`AND t.zip_code = ${q.zipCode}` : sql``}`;
-    // The page's GISA-Zahlen first, skipped over on the index alone (index-only scan); only the page's
-    // rows are read from the table. As one query the planner walked the whole table in key order.
-    const rows = await sql<{ licence: LicenceRow }[]>`
-      SELECT ${licenceJson(sql)} AS licence
-        FROM (SELECT t.gisa_zahl FROM trade_license t WHERE ${filter} ORDER BY t.gisa_zahl LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}) page
-        JOIN trade_license t USING (gisa_zahl) ${sql.unsafe(LICENCE_CATALOGUE_JOIN)}
-       ORDER BY t.gisa_zahl`;
-    // Totals of the whole trade come from the counts the store keeps; a zip code is counted on its index range.
-    let total: number;
-    if (q.zipCode) total = (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM trade_license t WHERE ${filter}`)[0]!.n;
-    else total = q.active === true ? trade.active : q.active === false ? trade.total - trade.active : trade.total;
+    // One round trip: whether the trade exists, its totals, and the page. The page's GISA-Zahlen are
+    // skipped to on the index alone (index-only scan) and only the page's rows are read from the table
+    // (as one plain query the planner walked the whole table in key order). Totals of the whole trade
+    // come from the counts the store keeps; a zip code is counted on its index range.
+    const [trade] = await sql<{ total: number; active: number; zipTotal: number | null; licences: LicenceRow[] | null }[]>`
+      SELECT coalesce(c.total, 0) AS total, coalesce(c.active, 0) AS active,
+             ${q.zipCode ? sql`(SELECT count(*)::int FROM trade_license t WHERE ${filter})` : sql`NULL::int`} AS zip_total,
+             (SELECT json_agg(${licenceJson(sql)} ORDER BY t.gisa_zahl)
+                FROM (SELECT t.gisa_zahl FROM trade_license t WHERE ${filter} ORDER BY t.gisa_zahl LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}) page
+                JOIN trade_license t USING (gisa_zahl) ${sql.unsafe(LICENCE_CATALOGUE_JOIN)}) AS licences
+        FROM trade known LEFT JOIN trade_license_count c ON c.trade_key = known.trade_key
+       WHERE known.trade_key = ${tradeKey}`;
+    if (!trade) throw notFound(`No trade has the key ${tradeKey}.`);
+    const total = trade.zipTotal ?? (q.active === true ? trade.active : q.active === false ? trade.total - trade.active : trade.total);
+    const rows = (trade.licences ?? []).map((licence) => ({ licence }));
     ctx.body = presentPage(rows.map((r) => presentLicence(r.licence)), q.page, q.pageSize, total);
   });
 
