@@ -95,8 +95,8 @@ const configSchema = z.object({
   WEB_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   WEB_SESSION_HOURS: z.coerce.number().min(0.1).max(24 * 90).default(12),
   /** argon2id cost of dashboard passwords: memory per hash (KiB) and passes (OWASP's 19 MiB and 2 by default). */
-  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).default(19_456),
-  ARGON2_TIME_COST: z.coerce.number().int().min(1).max(100).default(2),
+  PASSWORD_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).default(19_456),
+  PASSWORD_TIME_COST: z.coerce.number().int().min(1).max(100).default(2),
   /** Sign-in attempts per client address (and failed ones per e-mail) in 15 minutes; sign-ups per address in an hour. */
   WEB_SIGNIN_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   WEB_SIGNUP_ATTEMPTS: z.coerce.number().int().min(1).default(5),

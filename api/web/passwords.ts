@@ -1,6 +1,6 @@
 // Passwords: argon2id (@node-rs/argon2's default algorithm), PHC strings with their own parameters,
 // so changing the cost later still verifies old hashes. The cost comes from configuration
-// (ARGON2_MEMORY_KIB, ARGON2_TIME_COST): OWASP's 19 MiB and 2 passes by default, tiny in tests.
+// (PASSWORD_MEMORY_KIB, PASSWORD_TIME_COST): OWASP's 19 MiB and 2 passes by default, tiny in tests.
 import { hash, verify } from '@node-rs/argon2';
 
 export interface PasswordCost {

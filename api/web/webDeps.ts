@@ -113,7 +113,7 @@ export function webOptionsFromConfig(config: Config): WebOptions {
     mcpUrl: config.MCP_URL,
     cookieSecurity: config.WEB_COOKIE_SECURE,
     sessionHours: config.WEB_SESSION_HOURS,
-    passwordCost: { memoryKiB: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST },
+    passwordCost: { memoryKiB: config.PASSWORD_MEMORY_KIB, timeCost: config.PASSWORD_TIME_COST },
     limits: {
       signIn: { max: config.WEB_SIGNIN_ATTEMPTS, windowSeconds: 900 },
       signUp: { max: config.WEB_SIGNUP_ATTEMPTS, windowSeconds: 3600 },
