@@ -78,17 +78,17 @@ export async function fullPageDone(sql: Sql, run: string, page: number, total: n
   });
 }
 
-/** The page-through is complete: the change recipe takes over from the day it started. */
-export async function completeFullCrawl(sql: Sql, run: string, today: string): Promise<boolean> {
+/** The page-through is complete: the change recipe takes over from the day it started (returned; null: stale run). */
+export async function completeFullCrawl(sql: Sql, run: string, today: string): Promise<string | null> {
   return sql.begin(async (tx) => {
     const row = await read<FullCrawl>(tx, 'full', true);
-    if (!row || !isFull(row.state) || row.state.run !== run) return false;
+    if (!row || !isFull(row.state) || row.state.run !== run) return null;
     await write(tx, 'full', today, row.state);
     for (const view of ['All', 'Deletions']) {
       const changes = await read<ChangeRun>(tx, `changes.${view}`, true);
       if (!changes?.watermark || changes.watermark < row.state.startedOn) await write(tx, `changes.${view}`, row.state.startedOn, changes?.state ?? {});
     }
-    return true;
+    return row.state.startedOn;
   });
 }
 

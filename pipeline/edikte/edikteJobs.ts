@@ -62,7 +62,8 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
   const notices = new GroupCommit<NoticeStoreItem, NoticeStoreResult>((items) => storeEach(sql, items, deps.link), {
     maxBatch: MAX_BATCH, key: (item) => item.notice.ediktId,
   });
-  const runDone = async () => deps.onRun?.({ outcome: 'success', itemsFetched: 0, linksByEvidence: await noticeLinkCounts(sql) });
+  /** A run completed: the data holds everything published before `watermark` (a date). */
+  const runDone = async (watermark: string) => deps.onRun?.({ outcome: 'success', itemsFetched: 0, linksByEvidence: await noticeLinkCounts(sql), watermark });
 
   /** The @modified stored per document (If-Modified-Since of the next fetch). */
   async function storedModified(unids: string[]): Promise<Map<string, string | null>> {
@@ -119,7 +120,8 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
   async function finishWindow(view: 'All' | 'Deletions', run: string, window: SearchWindow): Promise<void> {
     if ((await windowDone(sql, view, run, window)) === 'complete') {
       log.info({ view, run }, 'Ediktsdatei change run complete');
-      await runDone();
+      const watermark = await recipeWatermark(sql, view);
+      if (watermark) await runDone(watermark);
     }
   }
 
@@ -171,9 +173,10 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
         // Its cursor moves over the pages done in a row, so a restart continues where it stood.
         const state = await fullPageDone(sql, run, page, result.total, MAX_PAGE_SIZE);
         if (state === 'stale') return { stale: true };
-        if (state === 'complete' && (await completeFullCrawl(sql, run, viennaDate(now())))) {
+        const startedOn = state === 'complete' ? await completeFullCrawl(sql, run, viennaDate(now())) : null;
+        if (startedOn) {
           log.info({ run, total: result.total }, 'Ediktsdatei full page-through complete');
-          await runDone();
+          await runDone(startedOn);
         }
       } else if (more) {
         await enqueue('page', { view, run, window, page: page + 1 });

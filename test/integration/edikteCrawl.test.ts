@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { edikte } from '../../pipeline/edikte/index.js';
-import { edikteHandlers } from '../../pipeline/edikte/edikteJobs.js';
+import { edikteHandlers, viennaDate } from '../../pipeline/edikte/edikteJobs.js';
 import { IwgClient } from '../../pipeline/edikte/iwgClient.js';
 import type { EdikteJobs } from '../../pipeline/edikte/jobs.js';
 import { storeNotices } from '../../pipeline/edikte/noticeStore.js';
@@ -20,7 +20,7 @@ import { startFakeIwg, type FakeIwg } from '../../pipeline/edikte/fake/fakeIwg.j
 import { syntheticEdict } from '../../pipeline/edikte/fake/syntheticEdikte.js';
 import { parseNoticeDocument } from '../../pipeline/edikte/iwgParser.js';
 import { firmenbuch } from '../../pipeline/firmenbuch/index.js';
-import type { JobKey, PayloadOf } from '../../pipeline/register.js';
+import type { JobKey, PayloadOf, RegisterRunReport } from '../../pipeline/register.js';
 import { replay, type ReplayOptions } from '../../pipeline/replay/replay.js';
 import type { Sql } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -97,6 +97,10 @@ describe('a crawl of the bundled Ediktsdatei corpus', () => {
     const flagged = await db.sql<{ n: number }[]>`SELECT count(DISTINCT n.fnr)::int AS n FROM court_notice n JOIN company c USING (fnr)`;
     expect(changes).toEqual([{ type: 'business', action: 'updated', n: flagged[0]!.n }, { type: 'edikt', action: 'created', n: labels.length }]);
     expect(summary.changes).toBe(labels.length + flagged[0]!.n);
+    // Freshness for GET /status and /metrics: the page-through is complete as of the day it started.
+    const [status] = await db.sql<{ lastSuccessAt: Date | null; watermark: string | null }[]>`SELECT last_success_at, watermark FROM register_status WHERE register = 'edikte'`;
+    expect(status!.lastSuccessAt).not.toBeNull();
+    expect(status!.watermark).toBe(viennaDate(new Date()));
   });
 
   it('links every legal person with clear evidence to its company and no trap: precision and recall over the labelled set', async () => {
@@ -204,15 +208,16 @@ describe('transport faults', () => {
 /** The handlers with a queue of our own: page jobs run at once, other jobs are collected. */
 function handlersWithQueue(db: TestDatabase, fake: FakeIwg, now: string) {
   const queued: Array<{ key: string; payload: unknown }> = [];
+  const runs: RegisterRunReport[] = [];
   const client = new IwgClient({ baseUrl: fake.url, timeoutMs: 5000 });
   const enqueue = async <K extends JobKey<EdikteJobs>>(key: K, payload: PayloadOf<EdikteJobs[K]>) => void queued.push({ key, payload });
   const handlers = edikteHandlers({
-    sql: db.sql, client, log, now: () => new Date(`${now}T12:00:00Z`),
+    sql: db.sql, client, log, now: () => new Date(`${now}T12:00:00Z`), onRun: (r) => runs.push(r),
     enqueue, enqueueMany: async (key, payloads) => {
       for (const p of payloads) await enqueue(key, p);
     },
   });
-  return { handlers, queued, close: () => client.close() };
+  return { handlers, queued, runs, close: () => client.close() };
 }
 
 describe('the change recipe at the 5000 cap', () => {
@@ -227,7 +232,7 @@ describe('the change recipe at the 5000 cap', () => {
       unids.push(spec.unid);
     }
     const fake = await startFakeIwg({ corpus, now: '2026-11-10' });
-    const { handlers, queued, close } = handlersWithQueue(db, fake, '2026-11-10');
+    const { handlers, queued, runs, close } = handlersWithQueue(db, fake, '2026-11-10');
     try {
       // As if the first page-through had completed on 2 November: the recipe runs from 1 November.
       await db.sql`INSERT INTO crawl_state (source, key, watermark, state) VALUES ('edikte', 'full', '2026-11-02', '{"run":"f","startedOn":"2026-11-02","nextPage":0,"total":0}')`;
@@ -248,6 +253,10 @@ describe('the change recipe at the 5000 cap', () => {
       expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
       const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
       expect(state!.watermark).toBe('2026-11-10');
+      // What /metrics hears: every edict fetched, then the completed runs with their links by evidence and watermark.
+      const successes = runs.filter((r) => r.outcome === 'success');
+      expect(successes.reduce((n, r) => n + r.itemsFetched, 0)).toBe(unids.length);
+      expect(successes.at(-1)).toMatchObject({ watermark: '2026-11-10', linksByEvidence: { none: expect.any(Number) } });
     } finally {
       close();
       await fake.close();
