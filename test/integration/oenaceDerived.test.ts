@@ -3,14 +3,9 @@
 // naming 'oenaces'; the oenaceCode filter finds them from the threshold up at every level in every
 // search backend (Elasticsearch: the documents it is sent), "similar companies" ranks by them, and the
 // re-derivation of `npm run reparse` restores stale rows once.
-import { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
-import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
-import { esIndexOnce, rebuildEsIndex } from '../../indexer/search/elasticsearch/esIndexer.js';
-import { elasticsearchSearch } from '../../indexer/search/elasticsearch/esSearch.js';
-import { INDEX_ALIAS } from '../../indexer/search/elasticsearch/mapping.js';
-import { postgresSearch } from '../../indexer/search/postgresSearch.js';
+import { esIndexOnce } from '../../indexer/search/elasticsearch/esIndexer.js';
 import { oenaceEdv, toScreenerQuery } from '../../indexer/search/screenerFilters.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
@@ -22,6 +17,7 @@ import { screenerFilters } from '../../schemas/screenerParameters.js';
 import type { TradeLicence } from '../../schemas/tradeRecords.js';
 import { bulkAnswer, fakeEsClient, type RecordedRequest } from '../helpers/fakeEsConnection.js';
 import { GISA_RECORDS } from '../helpers/gisaFixtures.js';
+import { searchBackends } from '../helpers/searchBackends.js';
 import { seedCompanies, seedFnr } from '../helpers/seedCompanies.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -107,32 +103,6 @@ describe('deriving ÖNACE codes in the pipeline', () => {
 });
 
 describe('searching by derived ÖNACE codes', () => {
-  const backends: Array<{ name: string; make: () => Promise<SearchBackend & { close?: () => Promise<void> }> }> = [
-    { name: 'postgres', make: async () => postgresSearch(db.sql) },
-    {
-      name: 'postgres with screener columns',
-      make: async () => {
-        const search = columnarSearch(db.sql, { log, syncIntervalMs: 60_000 });
-        await search.ready;
-        return search;
-      },
-    },
-  ];
-  // Wherever an Elasticsearch node is configured (none on the CI machine; the documents it would be
-  // sent are checked below in any case).
-  const elasticsearchUrl = process.env.ELASTICSEARCH_URL?.trim();
-  if (elasticsearchUrl) {
-    backends.push({
-      name: 'elasticsearch',
-      make: async () => {
-        const client = new Client({ node: elasticsearchUrl });
-        await rebuildEsIndex(db.sql, client, log);
-        await client.indices.refresh({ index: INDEX_ALIAS });
-        return { ...elasticsearchSearch(client), close: () => client.close() };
-      },
-    });
-  }
-
   beforeAll(async () => {
     await rebuildReadModel(db.sql, log);
     while ((await indexOnce(db.sql)) > 0);
@@ -144,9 +114,9 @@ describe('searching by derived ÖNACE codes', () => {
     return [...result.fnrs].sort();
   };
 
-  for (const backend of backends) {
+  for (const backend of searchBackends()) {
     it(`${backend.name}: oenaceCode finds derived codes at every level, only from the threshold up`, async () => {
-      const search = await backend.make();
+      const search = await backend.make(db.sql);
       try {
         expect(await matching(search, 'F')).toEqual([seedFnr(BAU), seedFnr(BAU_TOO), seedFnr(LICENSED)].sort());
         for (const code of ['F 41', 'F 41.2', 'F 41.20', 'F 41.20-1']) {

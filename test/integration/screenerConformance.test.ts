@@ -1,19 +1,14 @@
 // The search conformance suite: one list of screener cases with the answers they must give. It runs
 // against the Postgres backend here, and against Elasticsearch wherever ELASTICSEARCH_URL is set
-// (the Elasticsearch backend registers itself below when it exists); the answers must be identical.
-import { Client } from '@elastic/elasticsearch';
+// (test/helpers/searchBackends.ts adds that backend when a node is configured); the answers must be identical.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexOnce, rebuildReadModel } from '../../indexer/indexer.js';
-import { rebuildEsIndex } from '../../indexer/search/elasticsearch/esIndexer.js';
-import { elasticsearchSearch } from '../../indexer/search/elasticsearch/esSearch.js';
-import { INDEX_ALIAS } from '../../indexer/search/elasticsearch/mapping.js';
-import { columnarSearch } from '../../indexer/search/columnar/columnarSearch.js';
-import { postgresSearch } from '../../indexer/search/postgresSearch.js';
 import { toScreenerQuery, oenaceEdv } from '../../indexer/search/screenerFilters.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { createLogger } from '../../runtime/logger.js';
 import { KEY_FIGURES, figureJsonKey, figureParam } from '../../schemas/keyFigures.js';
 import { screenerFilters } from '../../schemas/screenerParameters.js';
+import { searchBackends } from '../helpers/searchBackends.js';
 import { seedCompanies, seedFnr, type SeedCompany } from '../helpers/seedCompanies.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -70,32 +65,8 @@ export const SCREENER_CASES: Case[] = [
   { name: 'sort by name with a filter', params: { orderBy: 'name', city: 'Wien' }, expect: [34853, 1005, 1004], ordered: true },
 ];
 
-const backends: Array<{ name: string; make: (db: TestDatabase) => Promise<SearchBackend & { close?: () => Promise<void> }> }> = [
-  { name: 'postgres', make: async (db) => postgresSearch(db.sql) },
-  // The default backend of the API: the same Postgres read model with the in-memory screener columns.
-  {
-    name: 'postgres with screener columns',
-    make: async (db) => {
-      const search = columnarSearch(db.sql, { log: createLogger('silent'), syncIntervalMs: 60_000 });
-      await search.ready;
-      return search;
-    },
-  },
-];
-// Wherever an Elasticsearch node is configured, the same cases run against an index built from the
-// same seeded database (there is none on the CI machine).
-const elasticsearchUrl = process.env.ELASTICSEARCH_URL?.trim();
-if (elasticsearchUrl) {
-  backends.push({
-    name: 'elasticsearch',
-    make: async (db) => {
-      const client = new Client({ node: elasticsearchUrl });
-      await rebuildEsIndex(db.sql, client, createLogger('silent'));
-      await client.indices.refresh({ index: INDEX_ALIAS });
-      return { ...elasticsearchSearch(client), close: () => client.close() };
-    },
-  });
-}
+// The same cases against every backend (test/helpers/searchBackends.ts; Elasticsearch wherever ELASTICSEARCH_URL is set).
+const backends = searchBackends();
 
 for (const backend of backends) {
   describe(`screener conformance: ${backend.name}`, () => {
@@ -113,7 +84,7 @@ for (const backend of backends) {
       await db.sql`INSERT INTO bogus_company_listing (listing_key, name, fnr) VALUES (${seedFnr(1006)}, 'Verlustbringer GmbH', ${seedFnr(1006)})`;
       await rebuildReadModel(db.sql, createLogger('silent'));
       while ((await indexOnce(db.sql)) > 0);
-      search = await backend.make(db);
+      search = await backend.make(db.sql);
     });
     afterAll(async () => {
       await search.close?.();
@@ -177,7 +148,7 @@ for (const backend of backends) {
       db = await createTestDatabase();
       await seedCompanies(db.sql, ALL_FIGURES);
       await rebuildReadModel(db.sql, createLogger('silent'));
-      search = await backend.make(db);
+      search = await backend.make(db.sql);
     });
     afterAll(async () => {
       await search.close?.();
