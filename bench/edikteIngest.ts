@@ -17,6 +17,7 @@ import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
 import { dropDatabase, ensureDatabase } from '../runtime/services.js';
 import { syntheticCompany, type Catalogue } from './syntheticCompanies.js';
+import { startUrlChild } from './urlChild.js';
 
 const DATABASE = 'companydata_bench_edikte';
 const COMPANY_SEED = 1;
@@ -150,20 +151,8 @@ async function writeEdicts(dir: string, e: number, n: number, catalogue: Catalog
   return labels;
 }
 
-async function startFake(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../pipeline/edikte/fake/fakeIwgCli.ts', import.meta.url).pathname, '--fixtures', join(dir, 'edikte'), '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^(http:\/\/\S+)$/m.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`fake IWG exited with ${code}`)));
-  });
-  return { url, child };
+function startFake(dir: string): Promise<{ url: string; child: ChildProcess }> {
+  return startUrlChild(['--import', 'tsx', new URL('../pipeline/edikte/fake/fakeIwgCli.ts', import.meta.url).pathname, '--fixtures', join(dir, 'edikte'), '--port', '0'], 'fake IWG');
 }
 
 interface ChildOptions { databaseUrl: string; redisUrl: string; url: string; dir: string }

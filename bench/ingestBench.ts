@@ -26,6 +26,7 @@ import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
 import { dropDatabase, ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
+import { startUrlChild } from './urlChild.js';
 
 const { values } = parseArgs({
   options: {
@@ -78,22 +79,10 @@ async function pdfBench() {
  * this process's event loop with it would measure the fake, not the pipeline. */
 async function startFakeProcess(dir: string): Promise<{ url: string; child: ChildProcess }> {
   const profDir = process.env.BENCH_CPU_PROF;
-  const child = spawn(process.execPath, [
+  return startUrlChild([
     ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', join(profDir, 'fake-upstream')] : []),
     '--import', 'tsx', new URL('../pipeline/firmenbuch/fake/fakeUpstreamCli.ts', import.meta.url).pathname, '--fixtures', dir, '--port', '0',
-  ], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^(http:\/\/\S+)$/m.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`fake upstream exited with ${code}`)));
-  });
-  return { url, child };
+  ], 'fake upstream');
 }
 
 /**
