@@ -4,8 +4,10 @@
 //   size: mean over revenue, balance-sheet total and employees (where both report a positive value) of
 //         exp(-|ln a - ln b|), i.e. 1 for equal size and 0.37 for a factor e apart;
 //   region: same municipality 1, same federal state 0.5.
-// Candidates share at least the ÖNACE section; companies without an industry code are compared with
-// companies of the same legal form in the same state.
+// Industry codes are the read model's oenace_paths: the codes derived from business purpose and trade
+// keys with confidence at or above the threshold (schemas/oenaceAssignment.ts), so a guess never makes
+// two companies alike. Candidates share at least the ÖNACE section; companies without such a code are
+// compared with companies of the same legal form in the same state.
 import { countedPage, type CountedRow } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { RESULT_COLUMNS } from './postgresScreenerQuery.js';
