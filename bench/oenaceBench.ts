@@ -8,7 +8,8 @@
 //   - the re-derivation `npm run reparse` runs (pipeline/oenace/rederive.ts) over N companies (default
 //     640,000) in a database of its own (companydata_bench_oenace): first from scratch (every company's
 //     rows and change written), then again with nothing to change; each with companies/s and seconds.
-// The database runs with synchronous_commit=off (bench only): the figures are the code path's, not fsync's.
+// The database runs with synchronous_commit=off (bench only): the figures are the code path's, not fsync's;
+// it is dropped afterwards unless OENACE_BENCH_KEEP=1.
 // With --json the figures are one JSON object on the last stdout line; progress goes to stderr.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
