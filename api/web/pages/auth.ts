@@ -8,7 +8,7 @@ import { formOf, render, safeNext, seeOther, stateOf, viewOf, WebError } from '.
 import { field, hasControlCharacters } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfField, type View } from '../layout.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../passwords.js';
 import { endSession, startSession } from '../session.js';
 import type { WebDeps } from '../webDeps.js';
 
@@ -140,8 +140,9 @@ export function authRoutes(router: Router, deps: WebDeps): void {
       return showForm(ctx, loginForm(view, email, [rateLimited(ctx, Math.max(byClient.retryAfter, byEmail.allowed ? 0 : byEmail.retryAfter))], next), 429);
     }
     const record = email.length <= 254 && !hasControlCharacters(email) ? await findSignIn(deps.sql, email) : undefined;
-    const usable = record?.passwordHash && !record.disabledAt && password.length <= 256;
-    const ok = usable ? await verifyPassword(record.passwordHash!, password) : (await verifyPassword(await deps.decoyHash(), password), false);
+    const stored = record && !record.disabledAt && password.length <= MAX_PASSWORD_LENGTH ? record.passwordHash : null;
+    // No usable account: verify against the decoy anyway, so the answer takes as long as a wrong password.
+    const ok = stored ? await verifyPassword(stored, password) : await verifyPassword(await deps.decoyHash(), password).then(() => false);
     if (!ok || !record) {
       await deps.limiter.hit(emailBucket, deps.limits.signIn);
       return showForm(ctx, loginForm(view, email, [view.t.errCredentials], next), 401);
