@@ -382,6 +382,18 @@ CREATE FUNCTION public.change_log_since_floor(p_since timestamp with time zone, 
            (SELECT coalesce(max(block) + 1, 0) FROM change_log_block_count)))
 $$;
 
+-- Name: person_id_fold(text); Type: FUNCTION; Schema: public
+
+CREATE FUNCTION public.person_id_fold(id text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+  SELECT replace(replace(replace(
+           translate(replace(lower(id), 'ß', 'ss'),
+             'äáàâãåāăąéèêëēėęěíìîïīįöóòôõøōőüúùûūůűųýÿçćčďđłñńňŕřśšşťţźžż',
+             'aaaaaaaaaeeeeeeeeiiiiiioooooooouuuuuuuuyycccddlnnnrrsssttzzz'),
+           'ae', 'a'), 'oe', 'o'), 'ue', 'u')
+$$;
+
 -- Name: search_core(text); Type: FUNCTION; Schema: public
 
 CREATE FUNCTION public.search_core(norm text) RETURNS text
@@ -414,7 +426,8 @@ CREATE TABLE public.account (
     email text NOT NULL,
     plan text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    disabled_at timestamp with time zone
+    disabled_at timestamp with time zone,
+    password_hash text
 );
 
 -- Name: annual_account; Type: TABLE; Schema: public
@@ -458,6 +471,9 @@ CREATE TABLE public.api_key (
     last_used_at timestamp with time zone,
     plan text,
     meter_key_id uuid,
+    prev_key_hash bytea,
+    prev_valid_until timestamp with time zone,
+    rotated_at timestamp with time zone,
     CONSTRAINT api_key_plan_only_for_service_keys CHECK (((account_id IS NULL) OR (plan IS NULL)))
 );
 
@@ -474,8 +490,22 @@ CREATE TABLE public.bogus_company_listing (
     data_warnings text[] DEFAULT '{}'::text[] NOT NULL,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     removed_at timestamp with time zone,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    kind text DEFAULT 'legal'::text NOT NULL,
+    listed_fnr text,
+    zip_code text,
+    link_evidence text,
+    link_confidence numeric(3,2),
+    link_candidates jsonb DEFAULT '[]'::jsonb NOT NULL,
+    list_version text,
+    CONSTRAINT bogus_company_listing_kind_check CHECK ((kind = ANY (ARRAY['legal'::text, 'natural'::text]))),
+    CONSTRAINT bogus_company_listing_link_confidence_check CHECK (((link_confidence >= (0)::numeric) AND (link_confidence <= (1)::numeric))),
+    CONSTRAINT bogus_company_listing_link_evidence_check CHECK ((link_evidence = ANY (ARRAY['register-fn'::text, 'name-address'::text, 'name'::text, 'manual'::text])))
 );
+
+-- Name: COLUMN bogus_company_listing.fnr; Type: COMMENT; Schema: public
+
+COMMENT ON COLUMN public.bogus_company_listing.fnr IS 'linked company: set only by a link with confidence >= 0.9';
 
 -- Name: bogus_company_publication; Type: TABLE; Schema: public
 
@@ -639,7 +669,11 @@ CREATE TABLE public.company_oenace (
     version text DEFAULT '2008'::text NOT NULL,
     code text NOT NULL,
     is_primary boolean DEFAULT false NOT NULL,
-    source text NOT NULL
+    source text NOT NULL,
+    confidence numeric(3,2),
+    evidence jsonb,
+    CONSTRAINT company_oenace_confidence_check CHECK (((confidence >= (0)::numeric) AND (confidence <= (1)::numeric))),
+    CONSTRAINT company_oenace_derived CHECK (((source <> 'derived'::text) OR ((confidence IS NOT NULL) AND (evidence IS NOT NULL))))
 );
 
 -- Name: company_party; Type: TABLE; Schema: public
@@ -694,9 +728,20 @@ CREATE TABLE public.court_notice (
     raw jsonb,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    debtor_fnr text,
+    debtor_birth_date date,
+    debtor_person_id text,
+    link_candidates jsonb DEFAULT '[]'::jsonb NOT NULL,
+    data_warnings text[] DEFAULT '{}'::text[] NOT NULL,
+    source_modified_at timestamp with time zone,
+    last_fetched_at timestamp with time zone,
     CONSTRAINT court_notice_link_confidence_check CHECK (((link_confidence >= (0)::numeric) AND (link_confidence <= (1)::numeric))),
     CONSTRAINT court_notice_link_evidence_check CHECK ((link_evidence = ANY (ARRAY['register-fn'::text, 'name-address'::text, 'name'::text, 'manual'::text])))
 );
+
+-- Name: COLUMN court_notice.fnr; Type: COMMENT; Schema: public
+
+COMMENT ON COLUMN public.court_notice.fnr IS 'linked company: set only by a link with confidence >= 0.9';
 
 -- Name: crawl_state; Type: TABLE; Schema: public
 
@@ -730,7 +775,8 @@ CREATE TABLE public.document (
     content_fetched_at timestamp with time zone,
     text_content text,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    content_refused text
 );
 
 -- Name: function_code; Type: TABLE; Schema: public
@@ -741,6 +787,23 @@ CREATE TABLE public.function_code (
     category text DEFAULT 'other'::text NOT NULL,
     source text DEFAULT 'catalogue'::text NOT NULL,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+-- Name: gisa_company_check; Type: TABLE; Schema: public
+
+CREATE TABLE public.gisa_company_check (
+    fnr text NOT NULL,
+    is_active boolean NOT NULL,
+    checked_at timestamp with time zone,
+    licences integer DEFAULT 0 NOT NULL
+);
+
+-- Name: gisa_person_check; Type: TABLE; Schema: public
+
+CREATE TABLE public.gisa_person_check (
+    person_id text NOT NULL,
+    checked_at timestamp with time zone DEFAULT now() NOT NULL,
+    licences integer DEFAULT 0 NOT NULL
 );
 
 -- Name: holding; Type: TABLE; Schema: public
@@ -775,6 +838,62 @@ CREATE TABLE public.legal_form (
     name_suffixes text[] DEFAULT '{}'::text[] NOT NULL
 );
 
+-- Name: oauth_client; Type: TABLE; Schema: public
+
+CREATE TABLE public.oauth_client (
+    client_id text NOT NULL,
+    client_secret_hash bytea,
+    token_endpoint_auth_method text NOT NULL,
+    client_name text,
+    redirect_uris text[] NOT NULL,
+    grant_types text[] NOT NULL,
+    metadata jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_used_at timestamp with time zone,
+    CONSTRAINT oauth_client_token_endpoint_auth_method_check CHECK ((token_endpoint_auth_method = ANY (ARRAY['none'::text, 'client_secret_post'::text, 'client_secret_basic'::text])))
+);
+
+-- Name: oauth_code; Type: TABLE; Schema: public
+
+CREATE TABLE public.oauth_code (
+    code_hash bytea NOT NULL,
+    grant_id uuid NOT NULL,
+    redirect_uri text NOT NULL,
+    code_challenge text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone
+);
+
+-- Name: oauth_grant; Type: TABLE; Schema: public
+
+CREATE TABLE public.oauth_grant (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    account_id uuid NOT NULL,
+    client_id text NOT NULL,
+    key_id uuid NOT NULL,
+    scopes text[] NOT NULL,
+    resource text NOT NULL,
+    redirect_uri text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_used_at timestamp with time zone,
+    revoked_at timestamp with time zone
+);
+
+-- Name: oauth_token; Type: TABLE; Schema: public
+
+CREATE TABLE public.oauth_token (
+    token_hash bytea NOT NULL,
+    grant_id uuid NOT NULL,
+    kind text NOT NULL,
+    scopes text[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    revoked_at timestamp with time zone,
+    replaced_by bytea,
+    first_used_at timestamp with time zone,
+    CONSTRAINT oauth_token_kind_check CHECK ((kind = ANY (ARRAY['access'::text, 'refresh'::text])))
+);
+
 -- Name: oenace_class; Type: TABLE; Schema: public
 
 CREATE TABLE public.oenace_class (
@@ -800,6 +919,16 @@ CREATE TABLE public.organisation (
     foreign_number text,
     country text,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+-- Name: password_reset; Type: TABLE; Schema: public
+
+CREATE TABLE public.password_reset (
+    token_hash bytea NOT NULL,
+    account_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone
 );
 
 -- Name: person; Type: TABLE; Schema: public
@@ -875,6 +1004,17 @@ CREATE TABLE public.register_entry (
     received_on date
 );
 
+-- Name: register_status; Type: TABLE; Schema: public
+
+CREATE TABLE public.register_status (
+    register text NOT NULL,
+    last_success_at timestamp with time zone,
+    watermark text,
+    last_refusal_at timestamp with time zone,
+    last_refusal text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
 -- Name: regulated_trade; Type: TABLE; Schema: public
 
 CREATE TABLE public.regulated_trade (
@@ -931,7 +1071,34 @@ CREATE TABLE public.trade (
     name text NOT NULL,
     kind text,
     is_historical boolean DEFAULT false NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    regulated_ziffer smallint,
+    source text DEFAULT 'gisa'::text NOT NULL,
+    CONSTRAINT trade_source_check CHECK ((source = ANY (ARRAY['gisa'::text, 'licence'::text])))
+);
+
+-- Name: trade_extract; Type: TABLE; Schema: public
+
+CREATE TABLE public.trade_extract (
+    gisa_zahl text NOT NULL,
+    language text NOT NULL,
+    historical boolean NOT NULL,
+    content bytea NOT NULL,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT trade_extract_language_check CHECK ((language = ANY (ARRAY['de'::text, 'en'::text])))
+);
+
+-- Name: trade_extract_request; Type: TABLE; Schema: public
+
+CREATE TABLE public.trade_extract_request (
+    gisa_zahl text NOT NULL,
+    language text NOT NULL,
+    historical boolean NOT NULL,
+    day date NOT NULL,
+    state text NOT NULL,
+    error text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT trade_extract_request_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'done'::text, 'unknown'::text])))
 );
 
 -- Name: trade_license; Type: TABLE; Schema: public
@@ -954,7 +1121,25 @@ CREATE TABLE public.trade_license (
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     last_crawled_at timestamp with time zone,
+    dormant_from date,
+    dormant_until date,
+    is_industrial boolean,
+    holder_person_id text,
+    manager_name text,
+    manager_person_id text,
+    street text,
+    zip_code text,
+    city text,
+    record jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT trade_license_holder_kind_check CHECK ((holder_kind = ANY (ARRAY['natural'::text, 'legal'::text])))
+);
+
+-- Name: trade_license_count; Type: TABLE; Schema: public
+
+CREATE TABLE public.trade_license_count (
+    trade_key text NOT NULL,
+    total integer DEFAULT 0 NOT NULL,
+    active integer DEFAULT 0 NOT NULL
 );
 
 -- Name: usage_counter; Type: TABLE; Schema: public
@@ -964,6 +1149,16 @@ CREATE TABLE public.usage_counter (
     month date NOT NULL,
     requests bigint DEFAULT 0 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+-- Name: usage_daily; Type: TABLE; Schema: public
+
+CREATE TABLE public.usage_daily (
+    key_id uuid NOT NULL,
+    day date NOT NULL,
+    channel text NOT NULL,
+    requests bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT usage_daily_channel_check CHECK ((channel = ANY (ARRAY['rest'::text, 'mcp'::text])))
 );
 
 -- Name: postal_locality id; Type: DEFAULT; Schema: public
@@ -1085,6 +1280,16 @@ ALTER TABLE ONLY public.document
 ALTER TABLE ONLY public.function_code
     ADD CONSTRAINT function_code_pkey PRIMARY KEY (code);
 
+-- Name: gisa_company_check gisa_company_check_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.gisa_company_check
+    ADD CONSTRAINT gisa_company_check_pkey PRIMARY KEY (fnr);
+
+-- Name: gisa_person_check gisa_person_check_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.gisa_person_check
+    ADD CONSTRAINT gisa_person_check_pkey PRIMARY KEY (person_id);
+
 -- Name: holding holding_pkey; Type: CONSTRAINT; Schema: public
 
 ALTER TABLE ONLY public.holding
@@ -1100,6 +1305,26 @@ ALTER TABLE ONLY public.index_cursor
 ALTER TABLE ONLY public.legal_form
     ADD CONSTRAINT legal_form_pkey PRIMARY KEY (code);
 
+-- Name: oauth_client oauth_client_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_client
+    ADD CONSTRAINT oauth_client_pkey PRIMARY KEY (client_id);
+
+-- Name: oauth_code oauth_code_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_code
+    ADD CONSTRAINT oauth_code_pkey PRIMARY KEY (code_hash);
+
+-- Name: oauth_grant oauth_grant_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_grant
+    ADD CONSTRAINT oauth_grant_pkey PRIMARY KEY (id);
+
+-- Name: oauth_token oauth_token_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_token
+    ADD CONSTRAINT oauth_token_pkey PRIMARY KEY (token_hash);
+
 -- Name: oenace_class oenace_class_pkey; Type: CONSTRAINT; Schema: public
 
 ALTER TABLE ONLY public.oenace_class
@@ -1109,6 +1334,11 @@ ALTER TABLE ONLY public.oenace_class
 
 ALTER TABLE ONLY public.organisation
     ADD CONSTRAINT organisation_pkey PRIMARY KEY (organisation_id);
+
+-- Name: password_reset password_reset_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.password_reset
+    ADD CONSTRAINT password_reset_pkey PRIMARY KEY (token_hash);
 
 -- Name: person person_pkey; Type: CONSTRAINT; Schema: public
 
@@ -1134,6 +1364,11 @@ ALTER TABLE ONLY public.read_model_version
 
 ALTER TABLE ONLY public.register_entry
     ADD CONSTRAINT register_entry_pkey PRIMARY KEY (fnr, vnr);
+
+-- Name: register_status register_status_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.register_status
+    ADD CONSTRAINT register_status_pkey PRIMARY KEY (register);
 
 -- Name: regulated_trade regulated_trade_pkey; Type: CONSTRAINT; Schema: public
 
@@ -1165,6 +1400,21 @@ ALTER TABLE ONLY public.schema_migration
 ALTER TABLE ONLY public.session
     ADD CONSTRAINT session_pkey PRIMARY KEY (token_hash);
 
+-- Name: trade_extract trade_extract_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.trade_extract
+    ADD CONSTRAINT trade_extract_pkey PRIMARY KEY (gisa_zahl, language, historical);
+
+-- Name: trade_extract_request trade_extract_request_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.trade_extract_request
+    ADD CONSTRAINT trade_extract_request_pkey PRIMARY KEY (gisa_zahl, language, historical, day);
+
+-- Name: trade_license_count trade_license_count_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.trade_license_count
+    ADD CONSTRAINT trade_license_count_pkey PRIMARY KEY (trade_key);
+
 -- Name: trade_license trade_license_pkey; Type: CONSTRAINT; Schema: public
 
 ALTER TABLE ONLY public.trade_license
@@ -1180,6 +1430,11 @@ ALTER TABLE ONLY public.trade
 ALTER TABLE ONLY public.usage_counter
     ADD CONSTRAINT usage_counter_pkey PRIMARY KEY (subject, month);
 
+-- Name: usage_daily usage_daily_pkey; Type: CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_pkey PRIMARY KEY (key_id, day, channel);
+
 -- Name: account_email; Type: INDEX; Schema: public
 
 CREATE UNIQUE INDEX account_email ON public.account USING btree (lower(email));
@@ -1192,9 +1447,17 @@ CREATE INDEX annual_account_latest ON public.annual_account USING btree (fnr, do
 
 CREATE INDEX api_key_account ON public.api_key USING btree (account_id);
 
+-- Name: api_key_prev_hash; Type: INDEX; Schema: public
+
+CREATE UNIQUE INDEX api_key_prev_hash ON public.api_key USING btree (prev_key_hash) WHERE (prev_key_hash IS NOT NULL);
+
 -- Name: bogus_company_listing_fnr; Type: INDEX; Schema: public
 
 CREATE INDEX bogus_company_listing_fnr ON public.bogus_company_listing USING btree (fnr) WHERE (fnr IS NOT NULL);
+
+-- Name: change_log_edikt_id; Type: INDEX; Schema: public
+
+CREATE INDEX change_log_edikt_id ON public.change_log USING btree (edikt_id) WHERE (type = 'edikt'::text);
 
 -- Name: change_log_fnr_id; Type: INDEX; Schema: public
 
@@ -1240,6 +1503,10 @@ CREATE INDEX company_list_member_order ON public.company_list_member USING btree
 
 CREATE INDEX company_municipality ON public.company USING btree (municipality_code);
 
+-- Name: company_name_core; Type: INDEX; Schema: public
+
+CREATE INDEX company_name_core ON public.company USING btree (public.search_core(public.search_norm(name)));
+
 -- Name: company_name_lower; Type: INDEX; Schema: public
 
 CREATE INDEX company_name_lower ON public.company_name USING btree (lower(name) text_pattern_ops);
@@ -1256,13 +1523,53 @@ CREATE INDEX company_party_person ON public.company_party USING btree (person_id
 
 CREATE INDEX company_party_related ON public.company_party USING btree (related_fnr) WHERE (related_fnr IS NOT NULL);
 
+-- Name: court_notice_debtor_core; Type: INDEX; Schema: public
+
+CREATE INDEX court_notice_debtor_core ON public.court_notice USING btree (public.search_core(public.search_norm(debtor_name))) WHERE ((debtor_type = 'J'::text) AND (deleted_at IS NULL));
+
+-- Name: court_notice_debtor_fnr; Type: INDEX; Schema: public
+
+CREATE INDEX court_notice_debtor_fnr ON public.court_notice USING btree (debtor_fnr) WHERE (debtor_fnr IS NOT NULL);
+
 -- Name: court_notice_fnr; Type: INDEX; Schema: public
 
 CREATE INDEX court_notice_fnr ON public.court_notice USING btree (fnr) WHERE (fnr IS NOT NULL);
 
+-- Name: court_notice_person; Type: INDEX; Schema: public
+
+CREATE INDEX court_notice_person ON public.court_notice USING btree (debtor_person_id) WHERE (debtor_person_id IS NOT NULL);
+
+-- Name: court_notice_unid; Type: INDEX; Schema: public
+
+CREATE INDEX court_notice_unid ON public.court_notice USING btree (unid) WHERE (unid IS NOT NULL);
+
 -- Name: document_fnr; Type: INDEX; Schema: public
 
 CREATE INDEX document_fnr ON public.document USING btree (fnr, document_date DESC);
+
+-- Name: gisa_company_check_order; Type: INDEX; Schema: public
+
+CREATE INDEX gisa_company_check_order ON public.gisa_company_check USING btree (is_active DESC, checked_at NULLS FIRST, fnr);
+
+-- Name: oauth_code_grant; Type: INDEX; Schema: public
+
+CREATE INDEX oauth_code_grant ON public.oauth_code USING btree (grant_id);
+
+-- Name: oauth_grant_account; Type: INDEX; Schema: public
+
+CREATE INDEX oauth_grant_account ON public.oauth_grant USING btree (account_id, created_at);
+
+-- Name: oauth_grant_key; Type: INDEX; Schema: public
+
+CREATE INDEX oauth_grant_key ON public.oauth_grant USING btree (key_id);
+
+-- Name: oauth_token_expires; Type: INDEX; Schema: public
+
+CREATE INDEX oauth_token_expires ON public.oauth_token USING btree (expires_at);
+
+-- Name: oauth_token_grant; Type: INDEX; Schema: public
+
+CREATE INDEX oauth_token_grant ON public.oauth_token USING btree (grant_id);
 
 -- Name: oenace_class_edv; Type: INDEX; Schema: public
 
@@ -1271,6 +1578,14 @@ CREATE UNIQUE INDEX oenace_class_edv ON public.oenace_class USING btree (version
 -- Name: oenace_class_level; Type: INDEX; Schema: public
 
 CREATE INDEX oenace_class_level ON public.oenace_class USING btree (version, level, code);
+
+-- Name: password_reset_account; Type: INDEX; Schema: public
+
+CREATE INDEX password_reset_account ON public.password_reset USING btree (account_id);
+
+-- Name: person_id_folded; Type: INDEX; Schema: public
+
+CREATE INDEX person_id_folded ON public.person USING btree (public.person_id_fold(person_id));
 
 -- Name: person_last_name; Type: INDEX; Schema: public
 
@@ -1312,9 +1627,21 @@ CREATE INDEX session_expires ON public.session USING btree (expires_at);
 
 CREATE INDEX trade_license_fnr ON public.trade_license USING btree (fnr) WHERE (fnr IS NOT NULL);
 
--- Name: trade_license_trade_key; Type: INDEX; Schema: public
+-- Name: trade_license_holder_person; Type: INDEX; Schema: public
 
-CREATE INDEX trade_license_trade_key ON public.trade_license USING btree (trade_key);
+CREATE INDEX trade_license_holder_person ON public.trade_license USING btree (holder_person_id) WHERE (holder_person_id IS NOT NULL);
+
+-- Name: trade_license_key_current; Type: INDEX; Schema: public
+
+CREATE INDEX trade_license_key_current ON public.trade_license USING btree (trade_key, gisa_zahl) WHERE (ended_on IS NULL);
+
+-- Name: trade_license_key_page; Type: INDEX; Schema: public
+
+CREATE INDEX trade_license_key_page ON public.trade_license USING btree (trade_key, gisa_zahl);
+
+-- Name: trade_license_key_zip; Type: INDEX; Schema: public
+
+CREATE INDEX trade_license_key_zip ON public.trade_license USING btree (trade_key, zip_code, gisa_zahl);
 
 -- Name: trade_name_trgm; Type: INDEX; Schema: public
 
@@ -1434,6 +1761,36 @@ ALTER TABLE ONLY public.company_party
 ALTER TABLE ONLY public.holding
     ADD CONSTRAINT holding_fnr_pnr_fkey FOREIGN KEY (fnr, pnr) REFERENCES public.company_party(fnr, pnr) ON DELETE CASCADE;
 
+-- Name: oauth_code oauth_code_grant_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_code
+    ADD CONSTRAINT oauth_code_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grant(id) ON DELETE CASCADE;
+
+-- Name: oauth_grant oauth_grant_account_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_grant
+    ADD CONSTRAINT oauth_grant_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.account(id) ON DELETE CASCADE;
+
+-- Name: oauth_grant oauth_grant_client_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_grant
+    ADD CONSTRAINT oauth_grant_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_client(client_id) ON DELETE CASCADE;
+
+-- Name: oauth_grant oauth_grant_key_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_grant
+    ADD CONSTRAINT oauth_grant_key_id_fkey FOREIGN KEY (key_id) REFERENCES public.api_key(id) ON DELETE CASCADE;
+
+-- Name: oauth_token oauth_token_grant_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.oauth_token
+    ADD CONSTRAINT oauth_token_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grant(id) ON DELETE CASCADE;
+
+-- Name: password_reset password_reset_account_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.password_reset
+    ADD CONSTRAINT password_reset_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.account(id) ON DELETE CASCADE;
+
 -- Name: register_entry register_entry_fnr_fkey; Type: FK CONSTRAINT; Schema: public
 
 ALTER TABLE ONLY public.register_entry
@@ -1448,3 +1805,8 @@ ALTER TABLE ONLY public.saved_query
 
 ALTER TABLE ONLY public.session
     ADD CONSTRAINT session_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.account(id) ON DELETE CASCADE;
+
+-- Name: usage_daily usage_daily_key_id_fkey; Type: FK CONSTRAINT; Schema: public
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_key_id_fkey FOREIGN KEY (key_id) REFERENCES public.api_key(id) ON DELETE CASCADE;
