@@ -184,10 +184,10 @@ describe('feed parameters and caps', () => {
       notice: {
         ediktId: '458015S0001225001', aktenzeichen: '12 S 12/25x', court: { code: '458', text: 'LG Innsbruck' },
         proceeding: { code: 'KV', text: 'Konkursverfahren' },
-        debtor: { type: 'J', name: 'Alpen Holz GmbH', fnr: '34853f', address: { street: 'Museumstraße 1', zipCode: '6020', city: 'Innsbruck' } },
+        debtor: { type: 'J', name: 'Alpen Holz GmbH', fnr: '34853f', personId: null, address: { street: 'Museumstraße 1', zipCode: '6020', city: 'Innsbruck' } },
         openedOn: '2025-03-03', firstPublishedOn: '2025-03-04', lastPublishedOn: '2025-03-05', isOpen: true, deletedAt: '2025-06-01T12:34:56.789Z',
         blocks: [{ publishedOn: '2025-03-04', name: 'Eröffnung', text: 'Konkurs eröffnet.', decidedOn: '2025-03-03' }],
-        link: { evidence: 'register-fn', confidence: 0.95 },
+        link: { evidence: 'register-fn', confidence: 0.95, candidates: [] },
       },
     });
     expect((await http.get(`/api/v1/edikte/changes/${first}`)).status).toBe(404);
