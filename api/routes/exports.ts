@@ -11,7 +11,7 @@
 //   - More than 1000 companies by fnr set or list: 400, refused rather than cut short.
 //   - A saved query exports its first 1000 matches in screener order.
 import type * as ExcelJsModule from 'exceljs';
-import { PassThrough, Readable, Transform, pipeline } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
@@ -131,7 +131,7 @@ const PLAIN_STYLE: Partial<ExcelJsModule.Style> = {};
 /** Rows written between two turns of the event loop, so one turn stays a few milliseconds long. */
 const ROWS_PER_TURN = 5;
 
-async function writeWorkbook(Writer: WorkbookWriter, out: PassThrough, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<void> {
+async function writeWorkbook(Writer: WorkbookWriter, out: Transform, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[]): Promise<void> {
   const workbook = new Writer({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Companies', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c) => ({
@@ -158,8 +158,30 @@ async function writeWorkbook(Writer: WorkbookWriter, out: PassThrough, rows: Asy
   await workbook.commit();
 }
 
+/** Joins the zip writer's many small pieces into chunks of `size` bytes: one socket write each, not one per piece. */
+function coalesced(size = 64 * 1024): Transform {
+  let parts: Buffer[] = [];
+  let length = 0;
+  const take = () => {
+    const joined = Buffer.concat(parts, length);
+    parts = [];
+    length = 0;
+    return joined;
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      parts.push(chunk);
+      length += chunk.length;
+      done(null, length >= size ? take() : undefined);
+    },
+    flush(done) {
+      done(null, length > 0 ? take() : undefined);
+    },
+  });
+}
+
 function sendWorkbook(ctx: Context, Writer: WorkbookWriter, rows: AsyncGenerator<ExportRow>, columns: ExportColumn[], log: Logger): void {
-  const out = new PassThrough();
+  const out = coalesced();
   // A failure after the first bytes cannot become a ProblemDetails: the download is cut off, and logged.
   writeWorkbook(Writer, out, rows, columns).catch((err: unknown) => {
     log.error({ err, correlationId: ctx.state.correlationId as string }, 'XLSX export failed mid-stream');
