@@ -52,6 +52,15 @@ revoked key stops working within 5 seconds.
 \`instance\`, \`traceId\`); validation failures add \`errors\` keyed by parameter or body field; bodies from the
 exception handler add \`correlationId\`. A 500 never shows internals. \`X-Correlation-ID\` is on every response: your
 \`x-correlation-id\` echoed (up to 128 printable characters), or a new one.
+- **503** ProblemDetails with \`Retry-After\` (seconds): the database or the request counter cannot be reached for a
+  moment, or (exports only) as many exports as the server runs at once are running and more are waiting. Retry
+  after the seconds given; a 503 written before the quota step is not billed. (Document and trade-extract
+  downloads answer their own 503 as text/plain, as described there.)
+- Requests HTTP itself refuses are answered as ProblemDetails with \`X-Correlation-ID\` and close the connection:
+  **431** for a request line and headers over 16 KB, **400** for malformed HTTP, **408** for a request that does
+  not arrive within 60 s (headers within 20 s). A **413** closes the connection too.
+- Parameter and field values must not contain NUL characters, bodies must not nest deeper than 32 levels, and
+  \`__proto__\` is not accepted as a body field name: each is a 400 naming the field.
 
 ## Content types
 Request bodies: \`application/json\`, \`text/json\` or \`application/*+json\`; anything else is a 415. Bodies are
