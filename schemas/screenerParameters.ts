@@ -4,7 +4,7 @@
 // stores it as (api/screener/filters.ts); ScreenerQuery is the parsed form both search backends take.
 import { z } from 'zod';
 import { fnrFilterValue } from './identifiers.js';
-import { KEY_FIGURES, figureParam, type KeyFigureDefinition } from './keyFigures.js';
+import { KEY_FIGURES, figureParam, figureSignConvention, figureUnit, type KeyFigureDefinition } from './keyFigures.js';
 import { OENACE_CONFIDENCE_THRESHOLD } from './oenaceAssignment.js';
 
 const decimal = z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number such as 1500000 or -250.5');
@@ -15,9 +15,29 @@ export const FIGURE_PARAMS = KEY_FIGURES.map(figureParam);
 /** `orderBy=name`: by name alone (the default order puts active companies first). */
 export const ORDER_BY_NAME = 'name';
 
-const rangeShape = Object.fromEntries(
-  FIGURE_PARAMS.flatMap((p) => [[`${p}_gte`, decimal.optional()], [`${p}_lte`, decimal.optional()]]),
-) as Record<string, z.ZodOptional<typeof decimal>>;
+/** What one figure is, in a line: meaning in English and German, where it is filed, its unit. */
+function figureMeaning(f: KeyFigureDefinition): string {
+  return `${f.label} (${f.labelDe}; ${f.position}) of the latest filing, in ${figureUnit(f) === 'EUR' ? 'EUR' : 'persons (average headcount)'}`;
+}
+
+/** A range parameter's description: bound, meaning, unit and the sign as filed (expenses: how to filter). */
+function rangeDescription(f: KeyFigureDefinition, bound: 'gte' | 'lte'): string {
+  const naive = f.sign === 'negative' && bound === 'gte' ? ` A positive bound here finds nothing: \`${figureParam(f)}_gte=1000000\` matches no company.` : '';
+  return `${bound === 'gte' ? 'At least' : 'At most'} this value: ${figureMeaning(f)}. ${figureSignConvention(f)}${naive} ` +
+    'A company without the figure never matches. See GET /keyfigures.';
+}
+
+const rangeShape = Object.fromEntries(KEY_FIGURES.flatMap((f) => {
+  const p = figureParam(f);
+  return [[`${p}_gte`, decimal.optional().meta({ description: rangeDescription(f, 'gte') })], [`${p}_lte`, decimal.optional().meta({ description: rangeDescription(f, 'lte') })]];
+})) as Record<string, z.ZodOptional<typeof decimal>>;
+
+const EXPENSE_PARAMS = KEY_FIGURES.filter((f) => f.sign === 'negative').map(figureParam);
+/** Per orderBy value: what it sorts by, and for expenses which direction puts the largest first. */
+const orderByValues = Object.fromEntries([
+  [ORDER_BY_NAME, 'By name alone, active and deleted companies mixed.'],
+  ...KEY_FIGURES.map((f) => [figureParam(f), `${figureMeaning(f)}.${f.sign === 'negative' ? ' Negative as filed: ascending puts the largest expense first.' : ''}`]),
+]);
 
 /** Filter parameters: everything but paging. Saved queries store exactly these. */
 export const screenerFilterShape = {
@@ -38,7 +58,12 @@ export const screenerFilterShape = {
     description: 'On the finance ministry\'s current list of bogus companies: a listing linked to the company by its FN or by name and address with confidence >= 0.9.',
   }),
   orderBy: z.enum([ORDER_BY_NAME, ...FIGURE_PARAMS] as [string, ...string[]], { error: `must be name or one of the figure names (${FIGURE_PARAMS.slice(0, 3).join(', ')}, ...)` }).optional()
-    .meta({ description: '`name` (by name alone, active and deleted mixed) or a figure parameter base such as `guv.Umsatzerloese`. Without it: active first, then by name.' }),
+    .meta({
+      description: '`name` (by name alone, active and deleted mixed) or a figure parameter base such as `guv.Umsatzerloese`. Without it: active first, then by name. ' +
+        `Expenses (${EXPENSE_PARAMS.join(', ')}) are stored negative as filed: sort them ascending (orderByDescending=false) for the largest first. ` +
+        'GET /keyfigures lists every figure with its meaning, unit and sign.',
+      'x-enumDescriptions': orderByValues,
+    }),
   orderByDescending: bool.optional(),
   ...rangeShape,
 };

@@ -4,7 +4,7 @@
 // they validate with) and use these for the common parts.
 import type { OpenAPIRegistry, ResponseConfig, ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
+import { KEY_FIGURES, figureJsonKey, figureUnit, type KeyFigureDefinition } from '../../schemas/keyFigures.js';
 
 export const ProblemDetails = z
   .object({
@@ -140,8 +140,11 @@ export function registerJsonGet(
 export const nullableString = z.string().nullable();
 export const codeText = z.object({ code: z.string(), text: nullableString });
 
+const SIGN_NOTES = { positive: '', negative: '; an expense: NEGATIVE as filed', signed: '; signed as filed (a loss is negative)' } as const;
+const figureField = (f: KeyFigureDefinition) => `${f.label} (${f.labelDe}), ${figureUnit(f)}${SIGN_NOTES[f.sign]}.`;
+
 /** The 47 figures of one filing, as fields (null = not reported in that filing, never 0). */
-export const keyFigureFields = Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), z.number().nullable().meta({ description: f.label })]));
+export const keyFigureFields = Object.fromEntries(KEY_FIGURES.map((f) => [figureJsonKey(f), z.number().nullable().meta({ description: figureField(f) })]));
 export const KeyFigures = z
   .object({ documentDate: z.string().nullable().meta({ description: 'Balance-sheet date of the filing the figures come from.' }), ...keyFigureFields })
   .meta({ id: 'KeyFigures', description: 'The 47 figures of one filing. null = not reported in that filing (never 0).' });

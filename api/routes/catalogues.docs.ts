@@ -5,7 +5,9 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { accessResponses, jsonContent, nullableString, pageOf, problemResponses, registerExample } from '../openapi/common.js';
 import { GF, PR } from '../openapi/exampleData.js';
+import { FIGURE_BY_PARAM } from '../../schemas/keyFigures.js';
 import { catalogueQuery, oenaceQuery } from './catalogues.js';
+import { keyFigureEntry, keyFigureQuery } from './keyFigures.js';
 
 const CatalogueEntry = (id: string, shape: z.ZodRawShape) => z.object(shape).meta({ id });
 
@@ -60,6 +62,27 @@ const catalogueDocs: CatalogueDoc[] = [
       { code: 'PR', text: PR, category: 'representation' },
       { code: 'VM', text: 'VORSTANDSMITGLIED', category: 'representation' },
     ], 4)],
+  },
+  {
+    path: '/keyfigures', query: keyFigureQuery, summary: 'The 47 key figures: parameter names, meanings, units and signs',
+    description: 'Every figure the screener filters and sorts by (`<parameter>_gte`, `<parameter>_lte`, `orderBy=<parameter>`) and the profile, '
+      + 'exports and saved queries carry, in the spec\'s order (balance sheet, profit and loss, employees). Amounts are stored with the sign '
+      + 'they are filed with: **expenses are negative** (`sign: negative`), so `guv.Personalaufwand_gte=1000000` finds nothing and '
+      + '`guv.Personalaufwand_lte=-1000000` finds a personnel expense of at least 1,000,000 EUR; each entry\'s `filterExample` shows how its sign reads. '
+      + '`sources` names the filed positions the figure is read from: legacy FinanzOnline/JAb 3.x codes and JAb 4.0 elements, first present wins.',
+    row: CatalogueEntry('KeyFigure', {
+      parameter: z.string().meta({ description: 'Screener parameter base: add `_gte` / `_lte`, or give it to `orderBy`.' }),
+      jsonKey: z.string().meta({ description: 'The key in `latestKeyFigures`, `parsedJahresabschluesse[]` and screener rows.' }),
+      group: z.enum(['bilanz', 'guv', 'employees']), name: z.string(),
+      meaningDe: z.string().meta({ description: 'The position as the UGB and the filings word it.' }),
+      meaningEn: z.string(),
+      unit: z.enum(['EUR', 'persons']).meta({ description: '`EUR` after the filing\'s unit (thousands and the like) is applied; `persons` the average headcount, may be fractional.' }),
+      sign: z.enum(['positive', 'negative', 'signed']).meta({ description: '`negative`: an expense, stored negative as filed; `signed`: either sign (results, equity); `positive`: 0 or more.' }),
+      signConvention: z.string(), filterExample: z.string().meta({ description: 'A filter that shows how the sign reads.' }),
+      position: z.string().meta({ description: 'Where the position sits in the UGB layout (Bilanz § 224, GuV § 231: Z = line, GKV/UKV = cost method).' }),
+      sources: z.object({ legacy: z.array(z.string()), jab4: z.array(z.string()) }),
+    }),
+    example: ['KeyFiguresPage', 'search=personalaufwand', page([keyFigureEntry(FIGURE_BY_PARAM.get('guv.Personalaufwand')!)], 1)],
   },
   {
     path: '/addresses/cities', query: catalogueQuery, summary: 'Cities (municipalities) with their zip codes',

@@ -6,6 +6,7 @@ import { countedPage, type CountedRow } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
 import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
+import { keyFigurePage, keyFigureQuery } from './keyFigures.js';
 
 const search = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional();
 export const catalogueQuery = z.object({ search, ...pagingShape() });
@@ -76,6 +77,11 @@ export function catalogueRouter(sql: Sql): Router {
        ORDER BY ${exactCodeFirst(sql, q.search)} code
        LIMIT ${limit} OFFSET ${offset}`, q);
     ctx.body = presentPage(rows, q.page, q.pageSize, total);
+  });
+
+  // The 47 screener figures with their sign as filed (keyFigures.ts); from memory, no query.
+  router.get('/keyfigures', (ctx) => {
+    ctx.body = keyFigurePage(parseQuery(keyFigureQuery, ctx.query));
   });
 
   // Cities are municipalities (Gemeinden) with the zip codes that serve them.

@@ -143,8 +143,8 @@ describe('OpenAPI examples', () => {
       }
     }
     // Screener, count, names, similar, profile, resolve-names; people (3), graph; 5 feeds, aggregated, edikt
-    // change; download; 7 catalogues.
-    expect(operations).toBe(6 + 4 + 7 + 1 + 7);
+    // change; download; 8 catalogues (with /keyfigures).
+    expect(operations).toBe(6 + 4 + 7 + 1 + 8);
     expect(missing).toEqual([]);
   });
 
