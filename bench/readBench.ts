@@ -13,7 +13,8 @@
 // --reuse keeps an already loaded database when it holds the same N (and generator seed); the read
 // model is rebuilt on every run, because its build time is one of the figures, unless --skip-rebuild
 // (iterating on the read side: then rebuildSeconds is null). --only typical,page1000 measures just
-// those classes (same seeded requests as in the full mix). The bench database
+// those classes (same seeded requests as in the full mix); page1000fields (the same pages with
+// `fields=`) runs only when --only names it. The bench database
 // runs with synchronous_commit=off (a database-level setting, bench only): the load measures the
 // store code paths, not fsync latency.
 //
@@ -279,13 +280,20 @@ async function prepareDatabase(serverUrl: string, n: number, storeCount: number,
 // The request mix.
 
 type ClassName = 'typical' | 'arbitrary' | 'page1000' | 'count' | 'autocomplete' | 'resolve100' | 'profile' | 'feed100' | 'feed1000' | 'graph2' | 'feedTyped'
-  | 'tradesCompany' | 'tradesLicenses';
+  | 'tradesCompany' | 'tradesLicenses' | OptInClass;
+/**
+ * Variants of page1000, measured only when --only names them (added to the mix they would change the
+ * load every other figure was taken under): page1000fields asks for 5 columns (`fields=`).
+ */
+type OptInClass = 'page1000fields';
+const OPT_IN: ReadonlySet<string> = new Set<OptInClass>(['page1000fields']);
 
 interface Target { p50?: number; p95?: number; p99?: number }
 const TARGETS: Record<ClassName, Target> = {
   typical: { p50: 10, p99: 30 },
   arbitrary: { p50: 100, p99: 250 },
   page1000: { p50: 60, p99: 150 },
+  page1000fields: { p50: 60, p99: 150 },
   count: { p50: 100 },
   autocomplete: { p50: 2, p99: 20 },
   resolve100: { p95: 300 },
@@ -304,7 +312,7 @@ const TARGETS: Record<ClassName, Target> = {
 
 /** Requests per class at --scale 1 (resolve-names batches are few: each is 100 lookups). */
 const COUNTS: Record<ClassName, number> = {
-  typical: 600, arbitrary: 200, page1000: 120, count: 200, autocomplete: 1000, resolve100: 8, profile: 500, feed100: 400, feed1000: 150, graph2: 300, feedTyped: 200,
+  typical: 600, arbitrary: 200, page1000: 120, page1000fields: 120, count: 200, autocomplete: 1000, resolve100: 8, profile: 500, feed100: 400, feed1000: 150, graph2: 300, feedTyped: 200,
   tradesCompany: 300, tradesLicenses: 300,
 };
 
@@ -327,7 +335,7 @@ async function figureQuantiles(sql: Sql): Promise<Quantiles> {
 /** A threshold as the decimal the API accepts. */
 const dec = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 
-function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: number, catalogue: Catalogue): Req[] {
+function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: number, catalogue: Catalogue, optIn: ReadonlySet<string> = new Set()): Req[] {
   const reqs: Req[] = [];
   // Figures with enough non-null values to filter and sort on (the long tail of rarely reported ones
   // is still used for "arbitrary" sorts).
@@ -394,7 +402,7 @@ function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: 
     p.set('pageSize', String(pick(r, [10, 10, 50, 100])));
     return { method: 'GET', path: `/businesses?${p}` };
   });
-  add('page1000', () => {
+  const page1000 = () => {
     // 1-2 filters wide enough to fill the page, every figure in each row.
     const p = new URLSearchParams();
     const f = pick(r, common);
@@ -403,8 +411,9 @@ function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: 
     p.set('orderBy', figureParam(r() < 0.5 ? f : pick(r, common)));
     p.set('orderByDescending', 'true');
     p.set('pageSize', '1000');
-    return { method: 'GET', path: `/businesses?${p}` };
-  });
+    return { params: p, filtered: figureParam(f) };
+  };
+  add('page1000', () => ({ method: 'GET', path: `/businesses?${page1000().params}` }));
   add('count', () => {
     const p = new URLSearchParams();
     const k = 1 + Math.floor(r() * 4);
@@ -457,6 +466,15 @@ function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: 
     const feed = pick(r, ['/businesses/changes', '/documents/changes']);
     return { method: 'GET', path: `${feed}?sinceId=${sinceId(100)}&page=${1 + Math.floor(r() * 40)}&pageSize=100` };
   });
+
+  if (optIn.has('page1000fields')) {
+    add('page1000fields', () => {
+      // The same pages, as a client that shows a table would ask: names, city, the sorted and filtered figures, headcount.
+      const { params, filtered } = page1000();
+      params.set('fields', [...new Set(['name', 'city', params.get('orderBy')!, filtered, 'employees'])].join(','));
+      return { method: 'GET', path: `/businesses?${params}` };
+    });
+  }
 
   // Seeded shuffle, so the classes interleave as they would in production.
   for (let i = reqs.length - 1; i > 0; i--) {
@@ -658,6 +676,7 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
     };
     const r = rng(0x5eed);
     const only = options.only ? new Set(options.only.split(',')) : null;
+    const optIn = new Set([...(only ?? [])].filter((cls) => OPT_IN.has(cls)));
     const phases: Phase[] = [];
     for (const concurrency of options.concurrency) {
       phaseConcurrency = concurrency;
@@ -665,14 +684,14 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
       const warm = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, 0.1, catalogue);
       say(`warm-up: ${warm.length} requests at concurrency ${concurrency} ...`);
       await runMix(base, key, warm, concurrency, onError);
-      const reqs = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, options.scale, catalogue).filter((q) => !only || only.has(q.cls));
+      const reqs = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, options.scale, catalogue, optIn).filter((q) => !only || only.has(q.cls));
       say(`measuring: ${reqs.length} requests at concurrency ${concurrency} ...`);
       const { samples, seconds } = await runMix(base, key, reqs, concurrency, onError);
       // Then each class alone at the same concurrency: in the mix, slow classes (resolve-names batches
       // of 100 sequential lookups) hold pool connections and queue everything else behind them. Fresh
       // requests of the same distribution (the generator drawn on), not the mix's again: replayed, the
       // same companies and change ids would find their pages in Postgres' buffers and flatter the class.
-      const fresh = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, options.scale, catalogue).filter((q) => !only || only.has(q.cls));
+      const fresh = buildMix(r, options.companies, quantiles, sizes!.maxChangeId, options.scale, catalogue, optIn).filter((q) => !only || only.has(q.cls));
       const isolated = {} as Record<ClassName, Latency>;
       for (const cls of Object.keys(COUNTS) as ClassName[]) {
         const mine = fresh.filter((q) => q.cls === cls);

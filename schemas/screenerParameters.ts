@@ -88,8 +88,8 @@ export const SCREENER_FILTERS: ReadonlyMap<string, FilterKind> = new Map<string,
   ['orderByDescending', 'boolean'],
 ]);
 
-/** Screener parameters that shape one answer, not the query: never part of a saved filter set. */
-export const PAGING_PARAMETERS = new Set(['page', 'pageSize', 'countOnly']);
+/** Screener parameters that shape one answer, not the query (`fields` picks its columns): never part of a saved filter set. */
+export const PAGING_PARAMETERS = new Set(['page', 'pageSize', 'countOnly', 'fields']);
 
 export type FilterValue = string | number | boolean;
 export type CanonicalFilters = Record<string, FilterValue>;

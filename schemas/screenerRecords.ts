@@ -5,6 +5,7 @@
 import { presentKeyFigures } from './figureRecords.js';
 import { MAX_NUMBER_BYTES, copyBytes, writeNumber, type JsonWriter } from './jsonWriter.js';
 import { KEY_FIGURES, figureJsonKey } from './keyFigures.js';
+import type { ScreenerFields } from './screenerFields.js';
 
 /** One screener hit: the read model's row with the latest filing's figures (decimal strings). */
 export interface ScreenerRow {
@@ -99,4 +100,48 @@ export interface ScreenerRowPieces {
 export function writeScreenerRowHead(w: JsonWriter, p: ScreenerRowPieces): void {
   w.ascii('{"fnr":').string(p.fnr).ascii(',"name":').raw(p.names, p.nameStart, p.nameEnd).ascii(',"legalForm":').raw(p.legalForm)
     .ascii(',"court":').raw(p.court).ascii(',"city":').raw(p.city).ascii(',"zipCode":').raw(p.zipCode).ascii(p.flags).ascii(',"keyFigures":');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sparse rows (`fields=`, schemas/screenerFields.ts): the same pieces, only the chosen ones, keys in
+// the order projectScreenerRow gives them.
+
+/** The pieces of a sparse row: the flags as values, since any of them may be left out. */
+export interface SparseRowPieces extends Omit<ScreenerRowPieces, 'flags'> {
+  isActive: boolean;
+  isScheinunternehmen: boolean;
+  hasEdikt: boolean;
+}
+
+/** A sparse row up to its keyFigures value (`,"keyFigures":` written when chosen); the caller writes that value and `}`. */
+export function writeSparseRowHead(w: JsonWriter, p: SparseRowPieces, fields: ScreenerFields): void {
+  w.ascii('{"fnr":').string(p.fnr);
+  const base = fields.base;
+  if (base.has('name')) w.ascii(',"name":').raw(p.names, p.nameStart, p.nameEnd);
+  if (base.has('legalForm')) w.ascii(',"legalForm":').raw(p.legalForm);
+  if (base.has('court')) w.ascii(',"court":').raw(p.court);
+  if (base.has('city')) w.ascii(',"city":').raw(p.city);
+  if (base.has('zipCode')) w.ascii(',"zipCode":').raw(p.zipCode);
+  if (base.has('isActive')) w.ascii(p.isActive ? ',"isActive":true' : ',"isActive":false');
+  if (base.has('isScheinunternehmen')) w.ascii(p.isScheinunternehmen ? ',"isScheinunternehmen":true' : ',"isScheinunternehmen":false');
+  if (base.has('hasEdikt')) w.ascii(p.hasEdikt ? ',"hasEdikt":true' : ',"hasEdikt":false');
+  if (fields.keyFigures) w.ascii(',"keyFigures":');
+}
+
+/**
+ * The `keyFigures` object with the chosen figures only: `figures` are indexes into KEY_FIGURES,
+ * `columns[k]` holds figure `figures[k]` (NaN or slot -1: null).
+ */
+export function writeSomeKeyFigures(w: JsonWriter, documentDateJson: Uint8Array, figures: readonly number[], columns: Float64Array[], slot: number): void {
+  w.raw(KEY_FIGURES_START).raw(documentDateJson);
+  const buf = w.reserve(KEY_FIGURES_MAX_BYTES);
+  let pos = w.pos;
+  for (let k = 0; k < figures.length; k++) {
+    const f = figures[k]!;
+    const v = slot < 0 ? Number.NaN : columns[k]![slot]!;
+    if (v === v) pos = writeNumber(buf, copyBytes(buf, pos, FIGURE_PREFIXES[f]!), v);
+    else pos = copyBytes(buf, pos, FIGURE_NULLS[f]!);
+  }
+  buf[pos++] = 0x7d; // }
+  w.pos = pos;
 }

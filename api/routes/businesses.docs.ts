@@ -18,6 +18,15 @@ const ScreenerRow = z
   })
   .meta({ id: 'ScreenerRow' });
 
+/** A row answered with `fields=`: fnr and the chosen parts; keyFigures keeps documentDate and the chosen figures. */
+const SparseScreenerRow = ScreenerRow.partial()
+  .extend({
+    fnr: z.string(),
+    keyFigures: KeyFigures.partial().required({ documentDate: true }).nullable().optional()
+      .meta({ description: 'With a figure, documentDate or keyFigures in `fields`: documentDate and the chosen figures; null without a filing.' }),
+  })
+  .meta({ id: 'SparseScreenerRow', description: 'A row of an answer with `fields`: fnr and only the parts named there.' });
+
 const GRAZ_2024 = keyFigures('2024-12-31', {
   bilanzSumme: 162480.35, anlageVermoegen: 98200, sachanlagen: 98200, umlaufvermoegen: 64280.35, vorraete: 11840, liquideMittel: 38915.6,
   eigenkapital: -12650.8, nennKapital: 35000, bilanzGewinn: -47650.8, verbindlichkeiten: 168931.15, verbindlichkeitenKreditinstitute: 120000,
@@ -40,6 +49,17 @@ const screenerPageExample = {
       isActive: true, isScheinunternehmen: false, hasEdikt: false, keyFigures: MUELLER_2024,
     },
     korneuburgRow,
+  ],
+  pageNumber: 1, pageSize: 2, totalRecords: 1873, totalPages: 937,
+};
+
+/** keyFigures cut down to revenue and employees, as fields=guv.Umsatzerloese,employees answers them. */
+const revenueAndEmployees = (all: Record<string, unknown>) => ({ documentDate: all.documentDate, umsatzerloese: all.umsatzerloese, employees: all.employees });
+
+const sparsePageExample = {
+  data: [
+    { fnr: '30435h', name: 'Müller Bau GmbH', city: 'Wien', keyFigures: revenueAndEmployees(MUELLER_2024) },
+    { fnr: '402287z', name: korneuburgRow.name, city: korneuburgRow.city, keyFigures: revenueAndEmployees(KORNEUBURG_2024) },
   ],
   pageNumber: 1, pageSize: 2, totalRecords: 1873, totalPages: 937,
 };
@@ -119,11 +139,12 @@ const ResolvedName = z.object({
 export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
   const tags = ['Companies'];
-  registerJsonGet(registry, '/businesses', tags, 'Screener over every company', screenerQuery, pageOf(ScreenerRow), {
+  registerJsonGet(registry, '/businesses', tags, 'Screener over every company', screenerQuery, pageOf(z.union([ScreenerRow, SparseScreenerRow])), {
     description: 'All filters combine with AND. A range filter never matches a company whose figure is null. Sorting by a figure puts companies without it last in both directions, ties by fnr; orderBy=name sorts by name alone, active and deleted mixed (names compared as folded for search: lower case, ä = ae, punctuation as a space), ties by fnr in the same direction; without orderBy: active first, then by name. orderByDescending defaults to false. countOnly answers data: [] with the true totals.',
     examples: {
       ...example('ScreenerPage', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000&orderBy=guv.Umsatzerloese&orderByDescending=true&pageSize=2', screenerPageExample),
       ...example('ScreenerCountOnly', 'The same query with countOnly=true', { data: [], pageNumber: 1, pageSize: 10, totalRecords: 1873, totalPages: 188 }),
+      ...example('ScreenerFields', 'The same query with fields=name,city,guv.Umsatzerloese,employees: rows carry only those parts', sparsePageExample),
     },
   });
   registerJsonGet(registry, '/businesses/count', tags, 'Count of screener matches', countQuery, z.object({ count: z.int() }), {

@@ -6,6 +6,7 @@ import { autocompleteNames, resolveBand, resolveNames } from '../../indexer/sear
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
 import { findSimilar } from '../../indexer/search/similarCompanies.js';
 import type { Sql } from '../../runtime/db.js';
+import { SCREENER_BASE_FIELDS, parseScreenerFields } from '../../schemas/screenerFields.js';
 import { screenerFilterShape } from '../../schemas/screenerParameters.js';
 import { notFound, validationFailed } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
@@ -15,7 +16,27 @@ import { pageEnvelopeJson, presentPage } from '../presenters/envelope.js';
 import { screenerQueryFrom } from '../screener/screenerQuery.js';
 import { pagingShape, parseQuery, pathText, queryBoolean } from '../validation.js';
 
-export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional() });
+/** `fields=name,city,guv.Umsatzerloese`: the parts of each row the answer carries (schemas/screenerFields.ts). */
+const fieldsParameter = z.string().transform((text, ctx) => {
+  const parsed = parseScreenerFields(text);
+  if ('fields' in parsed) return parsed.fields;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'empty' in parsed
+      ? 'must name at least one field, for example fields=name,city,guv.Umsatzerloese'
+      : `unknown field${parsed.unknown.length > 1 ? 's' : ''} ${parsed.unknown.join(', ')}: names are fnr, ${SCREENER_BASE_FIELDS.join(', ')}, keyFigures, documentDate or a figure such as guv.Umsatzerloese, bilanz.BilanzSumme, employees`,
+  });
+  return z.NEVER;
+}).meta({
+  description: 'Comma-separated parts of each row to return; without it, whole rows. fnr is always returned. Names: ' +
+    `${['fnr', ...SCREENER_BASE_FIELDS].map((n) => `\`${n}\``).join(', ')}, \`keyFigures\` (every figure), \`documentDate\` ` +
+    '(keyFigures with its documentDate only), and any figure parameter base (`guv.Umsatzerloese`, `bilanz.BilanzSumme`, `employees`, ...; ' +
+    'see GET /keyfigures). Any figure or documentDate keeps `keyFigures` with its `documentDate` and the chosen figures under their JSON keys ' +
+    '(`umsatzerloese`), null for a company without a filing. The export\'s `columns` use the same names for the same columns. An unknown name is a 400 naming it.',
+  example: 'name,city,guv.Umsatzerloese,employees',
+});
+
+export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional(), fields: fieldsParameter.optional() });
 export const countQuery = z.object(screenerFilterShape);
 export const namesQuery = z.object({
   search: z.string({ error: 'is required: the start of a company name (current or former) or a company number (fnr) to find' })
@@ -38,7 +59,7 @@ export function businessesRouter(deps: { sql: Sql; search: SearchBackend }): Rou
     const query = await screenerQueryFrom(sql, q, { page: q.page, pageSize: q.pageSize });
     // The body comes as JSON bytes: a page of 1000 is 1.5 MB, and the columns backend writes it directly.
     const envelope = (total: number) => pageEnvelopeJson(q.page, q.pageSize, total);
-    const result = await search.screener(query, { countOnly: q.countOnly ?? false, envelope, allocate: (size) => bodyBuffers.take(ctx, size) });
+    const result = await search.screener(query, { countOnly: q.countOnly ?? false, envelope, allocate: (size) => bodyBuffers.take(ctx, size), fields: q.fields });
     ctx.type = 'application/json';
     ctx.body = result.json();
   });

@@ -51,7 +51,9 @@ export const ExportBusinesses = z
     queryId: z.uuid({ error: 'must be the id of one of your saved queries' }).optional()
       .meta({ description: 'One of your saved queries: its first 1000 matches in screener order.' }),
     columns: z
-      .array(z.enum(columnKeys, { error: `must be an export column: ${columnKeys.slice(0, 9).join(', ')}, a figure such as guv.Umsatzerloese, legalFormCode, courtCode or street` }))
+      .array(z.enum(columnKeys, {
+        error: (issue) => `${String(JSON.stringify(issue.input)).slice(0, 100)} is not an export column: ${columnKeys.slice(0, 9).join(', ')}, a figure such as guv.Umsatzerloese, legalFormCode, courtCode or street`,
+      }))
       .min(1, 'must name at least one column')
       .optional()
       .meta({ description: 'Columns in the order wanted. Default: fnr, name, legalForm, city, zipCode, isActive, isScheinunternehmen, hasEdikt, documentDate and the 47 figures.' }),

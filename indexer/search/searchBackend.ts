@@ -1,6 +1,7 @@
 // One search interface, two backends: Postgres (default) and Elasticsearch (when ELASTICSEARCH_URL is
 // set). Both answer the same ScreenerQuery with the same rows in the same order.
 import type { ScreenerQuery } from '../../schemas/screenerParameters.js';
+import { projectScreenerRow, type ScreenerFields } from '../../schemas/screenerFields.js';
 import { presentScreenerRow, type PresentedScreenerRow, type ScreenerRow } from '../../schemas/screenerRecords.js';
 import type { NameMemory } from './nameSearch.js';
 
@@ -10,7 +11,7 @@ export type { ScreenerRow } from '../../schemas/screenerRecords.js';
 export interface ScreenerResult {
   total: number;
   fnrs: string[];
-  /** The rows as objects (schemas/screenerRecords.ts). */
+  /** The rows as objects (schemas/screenerRecords.ts), cut down to the options' `fields` when given. */
   presented(): PresentedScreenerRow[];
   /**
    * The same rows as one JSON array in UTF-8, inside the envelope the query's options asked for (the
@@ -29,11 +30,15 @@ export interface ScreenerOptions {
   envelope?: PageEnvelope;
   /** Where json() puts a large body (the API's reusable body buffers); a fresh Buffer by default. */
   allocate?: (size: number) => Buffer;
+  /** Only these parts of each row (`fields=`, schemas/screenerFields.ts); whole rows by default. */
+  fields?: ScreenerFields;
 }
 
 /** A page of rows read from a store (Postgres, Elasticsearch). */
-export function resultFromRows(rows: ScreenerRow[], total: number, options: Pick<ScreenerOptions, 'envelope' | 'allocate'> = {}): ScreenerResult {
-  const presented = () => rows.map(presentScreenerRow);
+export function resultFromRows(rows: ScreenerRow[], total: number, options: Pick<ScreenerOptions, 'envelope' | 'allocate' | 'fields'> = {}): ScreenerResult {
+  const { fields } = options;
+  // A sparse row is a PresentedScreenerRow with parts left out: typed as the whole for the callers that never ask for fields.
+  const presented = () => (fields ? rows.map((r) => projectScreenerRow(presentScreenerRow(r), fields) as PresentedScreenerRow) : rows.map(presentScreenerRow));
   const { before, after } = options.envelope?.(total) ?? { before: '', after: '' };
   const allocate = options.allocate ?? ((size: number) => Buffer.allocUnsafe(size));
   const json = () => {

@@ -113,7 +113,9 @@ describe('CSV', () => {
   it('refuses unknown columns with a 400 naming them', async () => {
     const res = await exportCall({ format: 'csv', fnrs: ['100a'], columns: ['fnr', 'revenue'] });
     expect(res.status).toBe(400);
-    expect(Object.keys((await json(res)).errors)).toEqual(['columns.1']);
+    const { errors } = await json(res);
+    expect(Object.keys(errors)).toEqual(['columns.1']);
+    expect(errors['columns.1'][0]).toMatch(/^"revenue" is not an export column/);
   });
 });
 

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/syntheticCompanies.js';
 import { JsonWriter } from '../../schemas/jsonWriter.js';
 import { KEY_FIGURES, figureJsonKey } from '../../schemas/keyFigures.js';
-import { codeAndTextJson, flagsJson, presentScreenerRow, writeKeyFigures, writeScreenerRowHead, type ScreenerRow } from '../../schemas/screenerRecords.js';
+import { parseScreenerFields, projectScreenerRow, SCREENER_FIELD_NAMES, type ScreenerFields } from '../../schemas/screenerFields.js';
+import {
+  codeAndTextJson, flagsJson, presentScreenerRow, writeKeyFigures, writeScreenerRowHead, writeSomeKeyFigures, writeSparseRowHead, type ScreenerRow,
+} from '../../schemas/screenerRecords.js';
 
 const bytes = (json: string) => Buffer.from(json, 'utf8');
 
@@ -56,6 +59,54 @@ describe('screener row renderers', () => {
     expect(Object.keys(withFiling.keyFigures)).toHaveLength(KEY_FIGURES.length + 1);
     expect(Object.values(withFiling.keyFigures).filter((v) => v !== null)).toEqual(['2024-12-31']);
     expect((JSON.parse(written({ ...base, documentKey: null })) as { keyFigures: unknown }).keyFigures).toBeNull();
+  });
+});
+
+/** The sparse row as the columns write it (`fields=`). */
+function writtenSparse(row: ScreenerRow, fields: ScreenerFields): string {
+  const columns = fields.figures.map((f) => {
+    const v = row.figures[figureJsonKey(KEY_FIGURES[f]!)];
+    return Float64Array.of(v == null ? Number.NaN : Number(v));
+  });
+  const names = bytes(`x${JSON.stringify(row.name)}`);
+  const w = new JsonWriter(16);
+  writeSparseRowHead(w, {
+    fnr: row.fnr, names, nameStart: 1, nameEnd: names.length, legalForm: bytes(codeAndTextJson(row.legalFormCode, row.legalFormText)),
+    court: bytes(codeAndTextJson(row.courtCode, row.courtText)), city: bytes(JSON.stringify(row.city)), zipCode: bytes(JSON.stringify(row.zipCode)),
+    isActive: row.isActive, isScheinunternehmen: row.isScheinunternehmen, hasEdikt: row.hasEdikt,
+  }, fields);
+  if (fields.keyFigures) {
+    if (row.documentKey) writeSomeKeyFigures(w, bytes(JSON.stringify(row.documentDate)), fields.figures, columns, 0);
+    else w.ascii('null');
+  }
+  w.ascii('}');
+  return w.bytes().toString('utf8');
+}
+
+describe('sparse screener rows (fields=)', () => {
+  const choose = (text: string) => {
+    const parsed = parseScreenerFields(text);
+    if (!('fields' in parsed)) throw new Error(`not accepted: ${text}`);
+    return parsed.fields;
+  };
+
+  it('write the same JSON as the projected object, for any choice of names', () => {
+    const r = rng(5);
+    const row: ScreenerRow = { ...base, figures: Object.fromEntries(KEY_FIGURES.map((f, i) => [figureJsonKey(f), decimals[i % decimals.length]!])) };
+    const rows = [row, { ...row, documentKey: null }, { ...row, isActive: false, hasEdikt: false, city: null }];
+    const choices = ['fnr', 'keyFigures', 'documentDate', SCREENER_FIELD_NAMES.join(',')];
+    for (let i = 0; i < 200; i++) choices.push(SCREENER_FIELD_NAMES.filter(() => r() < 0.2).join(',') || 'name');
+    for (const text of choices) {
+      const fields = choose(text);
+      for (const one of rows) expect(writtenSparse(one, fields), text).toBe(JSON.stringify(projectScreenerRow(presentScreenerRow(one), fields)));
+    }
+  });
+
+  it('name unknown names, once each, and refuse a list without names', () => {
+    expect(parseScreenerFields('name, colour,guv.Nope ,colour,guv.Umsatzerloese')).toEqual({ unknown: ['colour', 'guv.Nope'] });
+    expect(parseScreenerFields(' , ')).toEqual({ empty: true });
+    // JSON keys are not parameter names: umsatzerloese is guv.Umsatzerloese here, as in filters and exports.
+    expect(parseScreenerFields('umsatzerloese')).toEqual({ unknown: ['umsatzerloese'] });
   });
 });
 

@@ -101,7 +101,7 @@ export function columnarSearch(sql: Sql, options: ColumnarSearchOptions): Column
       if (query.orderBy) {
         // Written now, from the columns as they are at this moment (a sync step could follow an await).
         const { before, after } = opts.envelope?.(answer.total) ?? { before: '', after: '' };
-        const json = columns.columns.json(answer.rows, before, after, opts.allocate);
+        const json = columns.columns.json(answer.rows, before, after, opts.allocate, opts.fields);
         // From the very bytes sent (the columns may have moved on since); the envelope cut off.
         const presented = () => JSON.parse(json.subarray(before.length, json.length - after.length).toString('utf8')) as PresentedScreenerRow[];
         return { total: answer.total, fnrs: answer.fnrs, json: () => json, presented };

@@ -4,7 +4,10 @@
 // round trip.
 import { KEY_FIGURES } from '../../../schemas/keyFigures.js';
 import { JsonWriter } from '../../../schemas/jsonWriter.js';
-import { codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, type ScreenerRowPieces } from '../../../schemas/screenerRecords.js';
+import type { ScreenerFields } from '../../../schemas/screenerFields.js';
+import {
+  codeAndTextJson, flagsJson, writeKeyFigures, writeScreenerRowHead, writeSomeKeyFigures, writeSparseRowHead, type ScreenerRowPieces, type SparseRowPieces,
+} from '../../../schemas/screenerRecords.js';
 import type { FnrColumn } from './fnrColumn.js';
 import { ACTIVE, EDIKT, FILING, SCHEIN } from './rowFlags.js';
 import { gather } from './scanKernels.js';
@@ -154,8 +157,9 @@ export class RowJson {
     return city;
   }
 
-  /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
-  json(source: RowJsonSource, rows: number[], before = '', after = '', allocate?: (size: number) => Buffer): Buffer {
+  /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts); only `fields` when given. */
+  json(source: RowJsonSource, rows: number[], before = '', after = '', allocate?: (size: number) => Buffer, fields?: ScreenerFields): Buffer {
+    if (fields) return this.sparseJson(source, rows, before, after, allocate, fields);
     const { fnrs, flags: flagsColumn, slotOf, figures } = source;
     const pieces = this.pieces.bytes;
     const cache = this.rowJson;
@@ -202,6 +206,53 @@ export class RowJson {
       w.ascii('}');
       if (cache.size >= this.rowJsonCapacity) cache.delete(cache.keys().next().value!); // the oldest
       cache.set(r, w.copyFrom(start));
+    }
+    w.ascii(']').ascii(after);
+    return w.copyOut(allocate);
+  }
+
+  /**
+   * json() with `fields` (schemas/screenerFields.ts): only the chosen figures are gathered and written.
+   * The whole-row cache is neither read nor filled: it holds full rows.
+   */
+  private sparseJson(source: RowJsonSource, rows: number[], before: string, after: string, allocate: ((size: number) => Buffer) | undefined, fields: ScreenerFields): Buffer {
+    const { fnrs, flags: flagsColumn, slotOf, figures } = source;
+    const pieces = this.pieces.bytes;
+    const chosen = fields.figures;
+    const n = rows.length;
+    if (this.gatherScratch.length < n * chosen.length) this.gatherScratch = new Float64Array(n * chosen.length);
+    const gathered = chosen.map((_, k) => this.gatherScratch.subarray(k * n, (k + 1) * n));
+    if (chosen.length > 0) {
+      const slots = Int32Array.from(rows, (r) => slotOf[r]!);
+      for (let k = 0; k < chosen.length; k++) gather(figures[chosen[k]!]!, slots, gathered[k]!);
+    }
+    const w = this.writer;
+    w.reset();
+    w.ascii(before).ascii('[');
+    const row: SparseRowPieces = {
+      fnr: '', names: this.names, nameStart: 0, nameEnd: 0, legalForm: EMPTY, court: EMPTY, city: EMPTY, zipCode: EMPTY,
+      isActive: false, isScheinunternehmen: false, hasEdikt: false,
+    };
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      if (i > 0) w.ascii(',');
+      const flags = flagsColumn[r]!;
+      row.fnr = fnrs.get(r);
+      row.nameStart = this.nameStart[r]!;
+      row.nameEnd = this.nameEnd[r]!;
+      row.legalForm = pieces[this.legalFormPiece[r]!]!;
+      row.court = pieces[this.courtPiece[r]!]!;
+      row.city = pieces[this.cityPiece[r]!]!;
+      row.zipCode = pieces[this.zipPiece[r]!]!;
+      row.isActive = (flags & ACTIVE) !== 0;
+      row.isScheinunternehmen = (flags & SCHEIN) !== 0;
+      row.hasEdikt = (flags & EDIKT) !== 0;
+      writeSparseRowHead(w, row, fields);
+      if (fields.keyFigures) {
+        if ((flags & FILING) === 0) w.ascii('null');
+        else writeSomeKeyFigures(w, pieces[this.datePiece[r]!]!, chosen, gathered, i);
+      }
+      w.ascii('}');
     }
     w.ascii(']').ascii(after);
     return w.copyOut(allocate);

@@ -15,6 +15,7 @@ import { KEY_FIGURES, type KeyFigureDefinition } from '../../../schemas/keyFigur
 import { MIN_WORD_CORE, coreName, type NameBandRows } from '../nameSearch.js';
 import { normaliseForSearch } from '../postgresScreenerQuery.js';
 import type { ScreenerQuery } from '../../../schemas/screenerParameters.js';
+import type { ScreenerFields } from '../../../schemas/screenerFields.js';
 import { Dictionary, SetDictionary } from './columnDictionaries.js';
 import { RadixScratch, boundOf, sortedByValue, walkDown, walkUp } from './figureOrders.js';
 import { FnrColumn, fnrKey } from './fnrColumn.js';
@@ -552,8 +553,8 @@ export class ScreenerColumns {
     return this.nameIndex.flushInSlices(pause);
   }
 
-  /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts). */
-  json(rows: number[], before = '', after = '', allocate?: (size: number) => Buffer): Buffer {
-    return this.rowJson.json({ fnrs: this.fnrs, flags: this.flags, slotOf: this.slotOf, figures: this.figures }, rows, before, after, allocate);
+  /** The rows as the API presents them: one JSON array, UTF-8 (schemas/screenerRecords.ts); only `fields` when given. */
+  json(rows: number[], before = '', after = '', allocate?: (size: number) => Buffer, fields?: ScreenerFields): Buffer {
+    return this.rowJson.json({ fnrs: this.fnrs, flags: this.flags, slotOf: this.slotOf, figures: this.figures }, rows, before, after, allocate, fields);
   }
 }
