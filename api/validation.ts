@@ -13,9 +13,11 @@ export const MAX_PAGE_SIZE = 1000;
 export function pagingShape(defaultPageSize = 10, maxPage?: number) {
   return {
     page: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1')
-      .max(maxPage ?? Number.MAX_SAFE_INTEGER, `must be at most ${maxPage}`).default(1),
+      .max(maxPage ?? Number.MAX_SAFE_INTEGER, `must be at most ${maxPage}`).default(1)
+      .meta({ description: `The page to answer, from 1${maxPage ? ` to ${maxPage}` : ''}; a page past the end answers no rows.` }),
     pageSize: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1')
-      .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`).default(defaultPageSize),
+      .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`).default(defaultPageSize)
+      .meta({ description: `Rows per page, 1 to ${MAX_PAGE_SIZE} (default ${defaultPageSize}); above ${MAX_PAGE_SIZE} is a 400, never clamped.` }),
   };
 }
 
@@ -129,7 +131,9 @@ export function parseParams<S extends z.ZodObject>(schema: S, params: Record<str
 /** The query of an endpoint that takes no parameters: any one sent is a 400, as everywhere else. */
 export const noQuery = z.object({});
 
-export const idParams = z.object({ id: z.uuid({ error: 'must be an id (a UUID)' }) });
+export const idParams = z.object({
+  id: z.uuid({ error: 'must be an id (a UUID)' }).meta({ description: 'The record\'s id (a UUID), as its create answer and its listing give it.', example: '3f6c2a1e-8b4d-4e7a-9c15-2d0b7e6f4a90' }),
+});
 
 /** A path parameter taken as text (looked up as given): only NUL characters are refused. */
 export function pathText(params: Record<string, string | undefined>, name: string): string {

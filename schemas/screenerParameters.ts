@@ -41,19 +41,28 @@ const orderByValues = Object.fromEntries([
 
 /** Filter parameters: everything but paging. Saved queries store exactly these. */
 export const screenerFilterShape = {
-  search: text().optional(),
-  fnr: text(20).transform(fnrFilterValue).optional(),
-  city: text().optional(),
-  zipCode: z.string().trim().regex(/^\d{4}$/, 'must be a four-digit Austrian zip code').optional(),
-  courtCode: z.string().trim().regex(/^\d{3}$/, 'must be a three-digit court code').optional(),
-  legalFormCode: z.string().trim().regex(/^[A-Z]{1,5}$/, 'must be a legal-form code such as GES').optional(),
+  search: text().optional().meta({
+    description: 'Text contained in the current or a former name (case, umlaut spelling and punctuation ignored: `mueller bau` finds Müller-Bau).',
+    example: 'bau',
+  }),
+  fnr: text(20).transform(fnrFilterValue).optional().meta({
+    description: 'One company number; spaces and leading zeros are dropped, the check letter is compared as given (`034853 f` = `34853f`).',
+  }),
+  city: text().optional().meta({ description: 'City of the current address, the whole name (case and umlaut spelling ignored).', example: 'Graz' }),
+  zipCode: z.string().trim().regex(/^\d{4}$/, 'must be a four-digit Austrian zip code').optional()
+    .meta({ description: 'Zip code of the current address (four digits).', example: '8010' }),
+  courtCode: z.string().trim().regex(/^\d{3}$/, 'must be a three-digit court code').optional()
+    .meta({ description: 'Register court, three digits (GET /courts).', example: '007' }),
+  legalFormCode: z.string().trim().regex(/^[A-Z]{1,5}$/, 'must be a legal-form code such as GES').optional()
+    .meta({ description: 'Legal form code (GET /legalforms): `GES` GmbH, `AG`, `KG`, `OG`, ...', example: 'GES' }),
   oenaceCode: z.string().trim().regex(/^[A-Ua-u]?\s?\d{0,2}(\.\d{1,2})?(-\d)?$/, 'must be an ÖNACE code such as C, C 10, C 10.7 or C 10.71-1')
     .refine((v) => v.replace(/\W/g, '') !== '', 'must not be empty').optional().meta({
       description: 'ÖNACE 2008 code at any level (section to subclass); matches its descendants. The register carries no industry code: '
         + `codes are derived from the business purpose and the trade licences, and count here from confidence ${OENACE_CONFIDENCE_THRESHOLD} up (right at least 95 % of the time).`,
     }),
-  gisaLicenseKey: z.string().trim().regex(/^\d{1,6}$/, 'must be a trade key (digits)').optional(),
-  active: bool.optional(),
+  gisaLicenseKey: z.string().trim().regex(/^\d{1,6}$/, 'must be a trade key (digits)').optional()
+    .meta({ description: 'Companies holding a current (not ended) trade licence with this trade key (GET /trades).', example: '290500' }),
+  active: bool.optional().meta({ description: '`true`: companies still in the register; `false`: deleted ones. Without it: both.' }),
   isScheinunternehmen: bool.optional().meta({
     description: 'On the finance ministry\'s current list of bogus companies: a listing linked to the company by its FN or by name and address with confidence >= 0.9.',
   }),
@@ -64,7 +73,9 @@ export const screenerFilterShape = {
         'GET /keyfigures lists every figure with its meaning, unit and sign.',
       'x-enumDescriptions': orderByValues,
     }),
-  orderByDescending: bool.optional(),
+  orderByDescending: bool.optional().meta({
+    description: '`true` sorts orderBy from the largest value down (default `false`). Companies without the figure come last either way.',
+  }),
   ...rangeShape,
 };
 

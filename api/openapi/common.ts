@@ -121,13 +121,48 @@ export function accountBoundResponses(): Record<number, ResponseConfig> {
 
 export const AUTHENTICATED_RESPONSE_HEADERS = RATE_HEADERS;
 
-/** A GET answering `body` as JSON with its named examples, its problem answers (400 unless given) and the access answers. */
+/**
+ * The tags in the order a user needs them (the docs page and generated clients follow it): the data
+ * first, from companies outward, then the feeds that keep a copy fresh, the codes, the account's own
+ * records and the service's freshness. Route docs name their tag through this map.
+ */
+export const TAGS = {
+  companies: { name: 'Companies', description: 'Find companies (screener, count, name autocomplete, name resolution) and read their profiles.' },
+  people: { name: 'People', description: 'People in the company register (managing directors, procurators, shareholders) and the graph of holdings and functions.' },
+  trades: { name: 'Trades', description: 'The trade register (GISA): trades, licences of a trade or a company, signed extracts.' },
+  notices: { name: 'Notices', description: 'Court notices (Ediktsdatei): insolvency and restructuring proceedings linked to companies and people.' },
+  documents: { name: 'Documents', description: 'Filed documents (annual accounts) as PDF or XML.' },
+  feeds: { name: 'Feeds', description: 'Change feeds for keeping a copy up to date: poll with sinceId (see the polling recipe in the contract).' },
+  catalogues: { name: 'Catalogues', description: 'Codes the other endpoints use, resolved to names, and the 47 key figures with their signs.' },
+  account: { name: 'Account', description: 'Saved queries, lists and exports of your account (a key without an account needs the dashboard\'s session cookie).' },
+  status: { name: 'Status', description: 'How fresh each register is. No key, not billed.' },
+} as const;
+
+export interface CodeSample { lang: string; label: string; source: string }
+
+/**
+ * An operation's curl example as `x-codeSamples` (what Redoc and Scalar show, and the docs page):
+ * `target` is the path under the server prefix with example values; the base URL comes from
+ * $API_URL and the key from $API_KEY, so the line runs as pasted.
+ */
+export function curlSample(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', target: string, options: { body?: unknown; output?: string; free?: boolean } = {}): { 'x-codeSamples': CodeSample[] } {
+  const lines = [`curl${method === 'GET' ? '' : ` -X ${method}`} "$API_URL${target}"`];
+  if (!options.free) lines.push('-H "x-api-key: $API_KEY"');
+  if (options.body !== undefined) lines.push('-H "Content-Type: application/json"', `-d '${JSON.stringify(options.body).replaceAll("'", "'\\''")}'`);
+  if (options.output) lines.push(`-o ${options.output}`);
+  return { 'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: lines.join(' \\\n  ') }] };
+}
+
+/**
+ * A GET answering `body` as JSON with its named examples, its problem answers (400 unless given) and the access answers.
+ * `request` is the example request (path and query under /api/v1) its curl sample sends.
+ */
 export function registerJsonGet(
   registry: OpenAPIRegistry, path: string, tags: string[], summary: string, query: z.ZodObject | undefined, body: z.ZodType,
-  extra: { params?: z.ZodObject; description?: string; problems?: number[]; examples: Examples },
+  extra: { operationId: string; description: string; request: string; params?: z.ZodObject; problems?: number[]; examples: Examples },
 ): void {
   registry.registerPath({
-    method: 'get', path, tags, summary, description: extra.description,
+    method: 'get', path, tags, summary, operationId: extra.operationId, description: extra.description, ...curlSample('GET', extra.request),
     request: { ...(query ? { query } : {}), ...(extra.params ? { params: extra.params } : {}) },
     responses: {
       200: { description: summary, content: jsonContent(body, extra.examples) },

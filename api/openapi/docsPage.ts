@@ -1,6 +1,7 @@
 // The human-readable API reference: one self-contained HTML page (no CDN, no external assets) that
 // fetches openapi.json from the same server and renders it: the description, then every endpoint
-// by tag with its parameters, request body and responses, schemas expanded inline. The script runs
+// by tag with its operationId, curl example, parameters (with examples and per-value meanings),
+// request body and responses, schemas expanded inline and their named examples. The script runs
 // under a per-response CSP nonce; nothing else may load.
 
 const STYLE = `
@@ -16,9 +17,11 @@ const STYLE = `
   .get { color: #1769aa; } .post { color: #1f7a3a; } .patch { color: #a05a00; } .delete { color: #b3261e; } .put { color: #6b3fa0; }
   code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 13px; }
   pre { background: #f1f3f7; padding: 10px; border-radius: 4px; overflow-x: auto; white-space: pre-wrap; }
-  table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; } td, th { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e6e9ef; vertical-align: top; }
+  table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; } td { overflow-wrap: anywhere; } td:nth-child(2) { overflow-wrap: normal; } td:last-child { width: 50%; } td, th { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e6e9ef; vertical-align: top; }
   .status { font-weight: 700; font-family: ui-monospace, monospace; } .muted { color: #5b6478; }
   #description h2 { font-size: 1.1em; border: none; margin-top: 18px; }
+  details.example > summary, details.values > summary { cursor: pointer; color: #1769aa; margin: 4px 0; }
+  .opid { color: #5b6478; font-size: 13px; }
 `;
 
 const SCRIPT = `
@@ -64,7 +67,8 @@ const SCRIPT = `
   const typeName = (schema) => {
     if (!schema) return 'any';
     if (schema.$ref) return schema.$ref.split('/').pop();
-    if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+    // A long enum (orderBy's 48 values) would widen the table past the page: its first values and a count.
+    if (schema.enum) return schema.enum.slice(0, 6).map((v) => JSON.stringify(v)).join(' | ') + (schema.enum.length > 6 ? ' | … (' + schema.enum.length + ' values)' : '');
     if (schema.anyOf || schema.oneOf) return (schema.anyOf || schema.oneOf).map(typeName).join(' | ');
     const t = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type;
     if (t === 'array') return typeName(schema.items) + '[]';
@@ -106,26 +110,44 @@ const SCRIPT = `
     }
   }
   const main = document.getElementById('operations');
+  main.textContent = '';
+  // Named examples of a media type or parameter, $refs into components/examples resolved; each collapsible.
+  const examplesOf = (holder) => {
+    const found = holder && holder.example !== undefined ? [{ summary: 'Example', value: holder.example }] : [];
+    for (const [name, entry] of Object.entries((holder && holder.examples) ?? {})) {
+      const ex = entry && entry.$ref ? (doc.components.examples ?? {})[entry.$ref.split('/').pop()] ?? {} : entry ?? {};
+      found.push({ summary: ex.summary ?? name, value: ex.value });
+    }
+    return found.map((ex) => el('details', { class: 'example' }, el('summary', {}, 'Example: ' + ex.summary),
+      el('pre', {}, typeof ex.value === 'string' ? ex.value : JSON.stringify(ex.value, null, 2))));
+  };
   for (const tag of (doc.tags ?? []).map((t) => t.name).concat([...byTag.keys()]).filter((t, i, all) => all.indexOf(t) === i && byTag.has(t))) {
     const info = (doc.tags ?? []).find((t) => t.name === tag);
     main.append(el('h2', { id: tag }, tag));
     if (info?.description) main.append(el('p', { class: 'muted' }, info.description));
     for (const { path, method, op } of byTag.get(tag)) {
       const body = el('div', { class: 'op-body' });
+      if (op.operationId) body.append(el('p', { class: 'opid' }, 'operationId ', el('code', {}, op.operationId)));
       if (op.description) body.append(el('p', {}, inline(op.description)));
+      for (const sample of op['x-codeSamples'] ?? []) body.append(el('h4', {}, 'Example request (' + (sample.label ?? sample.lang) + ')'), el('pre', {}, sample.source));
       if (op.parameters?.length) {
         const table = el('table', {}, el('tr', {}, el('th', {}, 'Parameter'), el('th', {}, 'In'), el('th', {}, 'Type'), el('th', {}, 'Description')));
         for (const p of op.parameters) {
           const s = p.schema ?? {};
-          const extra = [s.default !== undefined ? 'default ' + JSON.stringify(s.default) : '', s.minimum !== undefined ? 'min ' + s.minimum : '', s.maximum !== undefined ? 'max ' + s.maximum : ''].filter(Boolean).join(', ');
-          table.append(el('tr', {}, el('td', {}, el('code', {}, p.name + (p.required ? '' : '?'))), el('td', {}, p.in), el('td', {}, typeName(s)), el('td', {}, (p.description ?? s.description ?? '') + (extra ? ' (' + extra + ')' : ''))));
+          const example = p.example ?? s.example;
+          const extra = [s.default !== undefined ? 'default ' + JSON.stringify(s.default) : '', s.minimum !== undefined ? 'min ' + s.minimum : '', s.maximum !== undefined ? 'max ' + s.maximum : '', example !== undefined ? 'example ' + JSON.stringify(example) : ''].filter(Boolean).join(', ');
+          const cell = el('td', {}, inline((p.description ?? s.description ?? '') + (extra ? ' (' + extra + ')' : '')));
+          const meanings = s['x-enumDescriptions'];
+          if (meanings) cell.append(el('details', { class: 'values' }, el('summary', {}, 'What each value means'),
+            el('ul', {}, Object.entries(meanings).map(([value, text]) => el('li', {}, el('code', {}, value), ' ', text)))));
+          table.append(el('tr', {}, el('td', {}, el('code', {}, p.name + (p.required ? '' : '?'))), el('td', {}, p.in), el('td', {}, typeName(s)), cell));
         }
         body.append(el('h4', {}, 'Parameters'), table);
       }
       const requestContent = op.requestBody?.content;
       if (requestContent) {
         const [type, media] = Object.entries(requestContent)[0];
-        body.append(el('h4', {}, 'Request body (' + Object.keys(requestContent).join(', ') + ')'), el('pre', {}, render(media.schema)));
+        body.append(el('h4', {}, 'Request body (' + Object.keys(requestContent).join(', ') + ')'), el('pre', {}, render(media.schema)), ...examplesOf(media));
       }
       body.append(el('h4', {}, 'Responses'));
       for (const [status, res] of Object.entries(op.responses ?? {})) {
@@ -135,6 +157,9 @@ const SCRIPT = `
           row.append(el('div', { class: 'muted' }, content.map(([t]) => t).join(', ')));
           const schema = content[0][1].schema;
           if (schema && (schema.$ref || schema.type === 'object' || schema.type === 'array')) row.append(el('pre', {}, render(schema)));
+          // Every media type of one answer shares the same examples; each type's own are shown once.
+          const seen = new Set();
+          for (const [, media] of content) for (const node of examplesOf(media)) if (!seen.has(node.textContent)) { seen.add(node.textContent); row.append(node); }
         }
         body.append(row);
       }

@@ -16,7 +16,7 @@ import { registerListDocs } from '../routes/lists.docs.js';
 import { registerPeopleDocs } from '../routes/people.docs.js';
 import { registerQueryDocs } from '../routes/queries.docs.js';
 import { registerTradeDocs } from '../routes/trades.docs.js';
-import { AUTHENTICATED_RESPONSE_HEADERS } from './common.js';
+import { AUTHENTICATED_RESPONSE_HEADERS, TAGS } from './common.js';
 
 export const API_VERSION = 'v1';
 
@@ -67,15 +67,25 @@ Request bodies: \`application/json\`, \`text/json\` or \`application/*+json\`; a
 limited to 1 MB (413). Successful JSON answers are \`application/json\`, or \`text/json\` / \`text/plain\` (the same
 JSON) when \`Accept\` prefers them; an \`Accept\` naming none of these still gets \`application/json\`.
 
+## Examples and generated clients
+Every operation has an \`operationId\` (camelCase, stable: \`searchCompanies\`, \`getCompanyProfile\`, ...) for client
+generators, and a curl example (\`x-codeSamples\`, shown by the docs page, Redoc and Scalar) that reads the base URL from
+\`$API_URL\` (this server's origin plus \`/api/v1\`) and the key from \`$API_KEY\`. Answers carry named examples.
+
+## Key figures and their signs
+Figures are stored as filed: **expenses are negative**. \`guv.Personalaufwand_gte=1000000\` finds nothing;
+\`guv.Personalaufwand_lte=-1000000\` finds a personnel expense of at least 1,000,000 EUR, and ascending order puts the
+largest expense first. \`GET /keyfigures\` lists all 47 figures with meaning, unit and sign.
+
 ## Free pages
 This document (\`/api/v1/openapi.json\`), its rendering (\`/api/v1/docs\`) and the registers' freshness (\`/api/v1/status\`) need
 no key and are not billed.
 `.trim();
 
-/** Every route module's docs, in the order their tags appear on the docs page. */
+/** Every route module's docs, in the order of their tags (TAGS), so operations list in that order too. */
 const ROUTE_DOCS: Array<(registry: OpenAPIRegistry) => void> = [
-  registerQueryDocs, registerListDocs, registerExportDocs, registerCatalogueDocs, registerBusinessesDocs, registerCompanyProfileDocs,
-  registerPeopleDocs, registerGraphDocs, registerChangeFeedDocs, registerTradeDocs, registerDocumentDocs, registerStatusDocs,
+  registerBusinessesDocs, registerCompanyProfileDocs, registerPeopleDocs, registerGraphDocs, registerTradeDocs, registerDocumentDocs,
+  registerChangeFeedDocs, registerCatalogueDocs, registerQueryDocs, registerListDocs, registerExportDocs, registerStatusDocs,
 ];
 
 export function buildOpenApiDocument() {
@@ -91,12 +101,7 @@ export function buildOpenApiDocument() {
     info: { title: 'Austrian company data API', version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: '/api/v1' }],
     security: [{ ApiKey: [] }],
-    tags: [
-      { name: 'Saved queries', description: 'Stored screener filter sets (Abfragen) of your account.' },
-      { name: 'Lists', description: 'Named, ordered company lists (Listen) of your account, with a removed set.' },
-      { name: 'Export', description: 'Companies to CSV or an Excel workbook.' },
-      { name: 'Catalogues', description: 'Codes the other endpoints use, resolved to names.' },
-    ],
+    tags: Object.values(TAGS).map((t) => ({ ...t })),
   });
   addAuthenticatedHeaders(document as { paths?: Record<string, Record<string, unknown>> });
   return document;

@@ -4,7 +4,8 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
-  accessResponses, codeText, fnrPath, jsonContent, KeyFigures, pageOf, problemResponses, registerExample, registerJsonGet, requestJsonContent,
+  accessResponses, codeText, curlSample, fnrPath, jsonContent, KeyFigures, pageOf, problemResponses, registerExample, registerJsonGet, requestJsonContent,
+  TAGS,
 } from '../openapi/common.js';
 import { GES, HG_WIEN, keyFigures, LG_GRAZ, LG_KORNEUBURG, MUELLER_2024 } from '../openapi/exampleData.js';
 import { RESOLVE_THRESHOLDS } from '../../indexer/search/nameSearch.js';
@@ -138,9 +139,13 @@ const ResolvedName = z.object({
 
 export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
-  const tags = ['Companies'];
+  const tags = [TAGS.companies.name];
   registerJsonGet(registry, '/businesses', tags, 'Screener over every company', screenerQuery, pageOf(z.union([ScreenerRow, SparseScreenerRow])), {
-    description: 'All filters combine with AND. A range filter never matches a company whose figure is null. Sorting by a figure puts companies without it last in both directions, ties by fnr; orderBy=name sorts by name alone, active and deleted mixed (names compared as folded for search: lower case, ä = ae, punctuation as a space), ties by fnr in the same direction; without orderBy: active first, then by name. orderByDescending defaults to false. countOnly answers data: [] with the true totals.',
+    operationId: 'searchCompanies',
+    request: '/businesses?legalFormCode=GES&guv.Umsatzerloese_gte=1000000&orderBy=guv.Umsatzerloese&orderByDescending=true&pageSize=2',
+    description: 'Filter every company by register data and the 47 figures of its latest filing (GET /keyfigures), sort and page. ' +
+      'Figures are stored as filed: expenses are negative, so filter them with `_lte` and a negative bound (`guv.Personalaufwand_lte=-1000000`). ' +
+      'All filters combine with AND. A range filter never matches a company whose figure is null. Sorting by a figure puts companies without it last in both directions, ties by fnr; orderBy=name sorts by name alone, active and deleted mixed (names compared as folded for search: lower case, ä = ae, punctuation as a space), ties by fnr in the same direction; without orderBy: active first, then by name. orderByDescending defaults to false. countOnly answers data: [] with the true totals.',
     examples: {
       ...example('ScreenerPage', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000&orderBy=guv.Umsatzerloese&orderByDescending=true&pageSize=2', screenerPageExample),
       ...example('ScreenerCountOnly', 'The same query with countOnly=true', { data: [], pageNumber: 1, pageSize: 10, totalRecords: 1873, totalPages: 188 }),
@@ -148,9 +153,13 @@ export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
     },
   });
   registerJsonGet(registry, '/businesses/count', tags, 'Count of screener matches', countQuery, z.object({ count: z.int() }), {
+    operationId: 'countCompanies', request: '/businesses/count?legalFormCode=GES&guv.Umsatzerloese_gte=1000000',
+    description: 'How many companies the screener\'s filters match, as `{ count }`: the same filter parameters as GET /businesses ' +
+      '(orderBy and orderByDescending are accepted and change nothing; there is no paging).',
     examples: example('BusinessCount', 'legalFormCode=GES&guv.Umsatzerloese_gte=1000000', { count: 1873 }),
   });
   registerJsonGet(registry, '/businesses/names', tags, 'Name autocomplete over current and former names', namesQuery, pageOf(NameHitRow), {
+    operationId: 'autocompleteCompanyNames', request: '/businesses/names?search=mueller%20bau',
     description: 'From the first letter on: a term of one or two letters already finds names that start with it and names with a later word that does. ' +
       'Ranking: the company whose number the term is > exact name > name prefix > other numbers starting with the term (in fnr order) > word prefix > former name > fuzzy, ' +
       'active before deleted; ä = ae, legal-form suffixes ignored. A company number is recognised as users type it: with or without check letter, ' +
@@ -163,11 +172,17 @@ export function registerBusinessesDocs(registry: OpenAPIRegistry): void {
   });
   registerJsonGet(registry, '/businesses/{fnr}/similar', tags, 'Companies similar in industry, size and region', similarQuery,
     pageOf(ScreenerRow.extend({ similarity: z.number().meta({ description: '0.5 industry + 0.3 size + 0.2 region, 0..1' }) })), {
+      operationId: 'findSimilarCompanies', request: '/businesses/30435h/similar?pageSize=2',
+      description: 'Companies most like this one, most similar first (the company itself is not listed): similarity = 0.5 industry ' +
+        '(deepest shared ÖNACE level of the derived codes, subclass 1.0 down to section 0.2) + 0.3 size (revenue, balance-sheet total and ' +
+        'employees, where both report them) + 0.2 region (same municipality 1, same state 0.5). Companies without an industry code are ' +
+        'compared with companies of the same legal form in the same state. An unknown fnr is a 404.',
       params: fnrPath, problems: [400, 404], examples: example('SimilarCompanies', 'Companies similar to 30435h (pageSize=2)', similarExample),
     });
   const { probable, review } = RESOLVE_THRESHOLDS;
   registry.registerPath({
-    method: 'post', path: '/businesses/resolve-names', tags, summary: 'Company names in, company numbers out',
+    method: 'post', path: '/businesses/resolve-names', tags, summary: 'Company names in, company numbers out', operationId: 'resolveCompanyNames',
+    ...curlSample('POST', '/businesses/resolve-names', { body: { names: resolveNamesRequestExample.names.slice(0, 2) } }),
     description: 'Each name gets its best candidate and a label from it, on the `score` as answered (0..1, three decimals): ' +
       '`exact` when the name without its legal form (umlauts spelled either way, case and punctuation ignored) equals the candidate\'s current name ' +
       'or one of its former names (`matchedName` then is that former name), or the score is 1 (a misspelt legal form over an exact name); ' +

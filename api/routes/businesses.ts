@@ -36,7 +36,8 @@ const fieldsParameter = z.string().transform((text, ctx) => {
   example: 'name,city,guv.Umsatzerloese,employees',
 });
 
-export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional(), fields: fieldsParameter.optional() });
+export const screenerQuery = z.object({ ...screenerFilterShape, ...pagingShape(), countOnly: queryBoolean.optional()
+    .meta({ description: '`true`: answer `data: []` with the true totalRecords and totalPages, no rows (default `false`).' }), fields: fieldsParameter.optional() });
 export const countQuery = z.object(screenerFilterShape);
 export const namesQuery = z.object({
   search: z.string({ error: 'is required: the start of a company name (current or former) or a company number (fnr) to find' })

@@ -3,7 +3,7 @@
 // example is the first page of a typical search.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { accessResponses, jsonContent, nullableString, pageOf, problemResponses, registerExample } from '../openapi/common.js';
+import { accessResponses, curlSample, jsonContent, nullableString, pageOf, problemResponses, registerExample, TAGS } from '../openapi/common.js';
 import { GF, PR } from '../openapi/exampleData.js';
 import { FIGURE_BY_PARAM } from '../../schemas/keyFigures.js';
 import { catalogueQuery, oenaceQuery } from './catalogues.js';
@@ -16,14 +16,16 @@ const page = (data: object[], totalRecords: number, pageSize = 10) => ({
 });
 
 interface CatalogueDoc {
-  path: string; query: z.ZodObject; summary: string; description?: string; row: z.ZodType;
+  path: string; operationId: string; query: z.ZodObject;
+  /** The query string of the curl example (the example answers it). */
+  request: string; summary: string; description?: string; row: z.ZodType;
   /** components/examples name, the query it answers, the answer. */
   example: [name: string, summary: string, value: object];
 }
 
 const catalogueDocs: CatalogueDoc[] = [
   {
-    path: '/oenace', query: oenaceQuery, summary: 'Industry classes (ÖNACE), by level', description: 'Searchable by code, EDV code and German or English title; `level` 1 (section) to 5 (subclass); `version` 2008 (default) or 2025.',
+    path: '/oenace', operationId: 'listOenaceClasses', request: 'search=41.20&level=5', query: oenaceQuery, summary: 'Industry classes (ÖNACE), by level', description: 'Searchable by code, EDV code and German or English title; `level` 1 (section) to 5 (subclass); `version` 2008 (default) or 2025.',
     row: CatalogueEntry('OenaceClass', { code: z.string(), level: z.int(), numericCode: z.string(), title: z.string(), kurztitel: nullableString, titleEn: nullableString, parentCode: nullableString, section: z.string() }),
     example: ['OenacePage', 'search=41.20&level=5', page([
       {
@@ -41,12 +43,12 @@ const catalogueDocs: CatalogueDoc[] = [
     ], 3)],
   },
   {
-    path: '/legalforms', query: catalogueQuery, summary: 'Legal forms',
+    path: '/legalforms', operationId: 'listLegalForms', request: 'search=GmbH', query: catalogueQuery, summary: 'Legal forms',
     row: CatalogueEntry('LegalForm', { code: z.string(), text: z.string(), abbreviation: nullableString, elfCode: nullableString }),
     example: ['LegalFormsPage', 'search=GmbH', page([{ code: 'GES', text: 'Gesellschaft mit beschränkter Haftung', abbreviation: 'GmbH', elfCode: 'AXSB' }], 1)],
   },
   {
-    path: '/courts', query: catalogueQuery, summary: 'Register courts', row: CatalogueEntry('Court', { code: z.string(), text: z.string(), state: z.string() }),
+    path: '/courts', operationId: 'listCourts', request: 'pageSize=3', query: catalogueQuery, summary: 'Register courts', row: CatalogueEntry('Court', { code: z.string(), text: z.string(), state: z.string() }),
     example: ['CourtsPage', 'The first page of all 16 register courts (pageSize=3)', page([
       { code: '007', text: 'Handelsgericht Wien', state: 'Wien' },
       { code: '119', text: 'Landesgericht Korneuburg', state: 'Niederösterreich' },
@@ -54,7 +56,7 @@ const catalogueDocs: CatalogueDoc[] = [
     ], 16, 3)],
   },
   {
-    path: '/assignmentfunctions', query: catalogueQuery, summary: 'Function codes (managing director, procurator, board member, ...)',
+    path: '/assignmentfunctions', operationId: 'listAssignmentFunctions', request: '', query: catalogueQuery, summary: 'Function codes (managing director, procurator, board member, ...)',
     row: CatalogueEntry('AssignmentFunction', { code: z.string(), text: z.string(), category: z.string() }),
     example: ['AssignmentFunctionsPage', 'The function codes', page([
       { code: 'GF', text: GF, category: 'representation' },
@@ -64,7 +66,7 @@ const catalogueDocs: CatalogueDoc[] = [
     ], 4)],
   },
   {
-    path: '/keyfigures', query: keyFigureQuery, summary: 'The 47 key figures: parameter names, meanings, units and signs',
+    path: '/keyfigures', operationId: 'listKeyFigures', request: 'search=personalaufwand', query: keyFigureQuery, summary: 'The 47 key figures: parameter names, meanings, units and signs',
     description: 'Every figure the screener filters and sorts by (`<parameter>_gte`, `<parameter>_lte`, `orderBy=<parameter>`) and the profile, '
       + 'exports and saved queries carry, in the spec\'s order (balance sheet, profit and loss, employees). Amounts are stored with the sign '
       + 'they are filed with: **expenses are negative** (`sign: negative`), so `guv.Personalaufwand_gte=1000000` finds nothing and '
@@ -85,7 +87,7 @@ const catalogueDocs: CatalogueDoc[] = [
     example: ['KeyFiguresPage', 'search=personalaufwand', page([keyFigureEntry(FIGURE_BY_PARAM.get('guv.Personalaufwand')!)], 1)],
   },
   {
-    path: '/addresses/cities', query: catalogueQuery, summary: 'Cities (municipalities) with their zip codes',
+    path: '/addresses/cities', operationId: 'listCities', request: 'search=60101', query: catalogueQuery, summary: 'Cities (municipalities) with their zip codes',
     row: CatalogueEntry('City', { name: z.string(), municipalityCode: z.string(), district: nullableString, state: z.string(), zipCodes: z.array(z.string()) }),
     example: ['CitiesPage', 'search=60101 (a municipality code)', page([
       {
@@ -95,12 +97,12 @@ const catalogueDocs: CatalogueDoc[] = [
     ], 1)],
   },
   {
-    path: '/addresses/zipcodes', query: catalogueQuery, summary: 'Zip codes with their cities',
+    path: '/addresses/zipcodes', operationId: 'listZipCodes', request: 'search=8010', query: catalogueQuery, summary: 'Zip codes with their cities',
     row: CatalogueEntry('ZipCode', { zipCode: z.string(), cities: z.array(z.string()), state: z.string() }),
     example: ['ZipCodesPage', 'search=8010', page([{ zipCode: '8010', cities: ['Eggersdorf bei Graz', 'Graz', 'Kainbach bei Graz'], state: 'Steiermark' }], 1)],
   },
   {
-    path: '/addresses/locations', query: catalogueQuery, summary: 'Locations (places per zip code) with coordinates',
+    path: '/addresses/locations', operationId: 'listLocations', request: 'search=1100', query: catalogueQuery, summary: 'Locations (places per zip code) with coordinates',
     row: CatalogueEntry('Location', {
       zipCode: z.string(), place: z.string(), municipality: nullableString, municipalityCode: nullableString, district: nullableString, state: z.string(),
       latitude: z.number().nullable(), longitude: z.number().nullable(),
@@ -118,7 +120,8 @@ export function registerCatalogueDocs(registry: OpenAPIRegistry): void {
   for (const doc of catalogueDocs) {
     const [name, summary, value] = doc.example;
     registry.registerPath({
-      method: 'get', path: doc.path, tags: ['Catalogues'], summary: doc.summary,
+      method: 'get', path: doc.path, tags: [TAGS.catalogues.name], summary: doc.summary, operationId: doc.operationId,
+      ...curlSample('GET', doc.request ? `${doc.path}?${doc.request}` : doc.path),
       description: doc.description ?? 'Searchable (`search`, case-insensitive, contained in code or name) and paged.',
       request: { query: doc.query },
       responses: {

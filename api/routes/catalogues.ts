@@ -8,12 +8,14 @@ import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 import { keyFigurePage, keyFigureQuery } from './keyFigures.js';
 
-const search = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional();
+const search = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional()
+  .meta({ description: 'Case-insensitive text contained in the code or the name (see each catalogue for what it searches).' });
 export const catalogueQuery = z.object({ search, ...pagingShape() });
 export const oenaceQuery = z.object({
   search,
-  level: z.coerce.number({ error: 'must be an integer from 1 to 5' }).int('must be an integer from 1 to 5').min(1, 'must be an integer from 1 to 5').max(5, 'must be an integer from 1 to 5').optional(),
-  version: z.enum(['2008', '2025'], { error: 'must be 2008 or 2025' }).default('2008'),
+  level: z.coerce.number({ error: 'must be an integer from 1 to 5' }).int('must be an integer from 1 to 5').min(1, 'must be an integer from 1 to 5').max(5, 'must be an integer from 1 to 5').optional()
+    .meta({ description: '1 section (`F`), 2 division, 3 group, 4 class, 5 subclass (`F 41.20-1`). Without it: every level.' }),
+  version: z.enum(['2008', '2025'], { error: 'must be 2008 or 2025' }).default('2008').meta({ description: 'ÖNACE 2008 (default; the codes companies carry) or ÖNACE 2025.' }),
   ...pagingShape(),
 });
 

@@ -4,7 +4,7 @@
 // the aggregated answer.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { codeText, nullableString, pageOf, registerExample, registerJsonGet } from '../openapi/common.js';
+import { codeText, nullableString, pageOf, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { HG_WIEN } from '../openapi/exampleData.js';
 import { aggregatedQuery, feedQuery } from './changeFeeds.js';
 
@@ -80,13 +80,13 @@ const feedPage = (data: object[]) => ({
   data, pageNumber: 1, pageSize: 100, totalRecords: data.length, totalPages: Math.min(1000, Math.ceil(data.length / 100)),
 });
 
-/** Per feed: its path, summary, example name and a first page of a poll with `sinceId=4711800`. */
+/** Per feed: its path, summary, operationId, example name and a first page of a poll with `sinceId=4711800`. */
 const FEEDS = [
-  ['/businesses/changes', 'Company change feed', 'BusinessChanges', feedPage([businessChange, businessCreated])],
-  ['/documents/changes', 'Feed of newly filed documents', 'DocumentChanges', feedPage([documentChange, documentUpdated])],
-  ['/edikte/changes', 'Court-notice change feed', 'EdiktChanges', feedPage([ediktChange, ediktUpdated])],
-  ['/trades/changes', 'Trade change feed', 'TradeChanges', feedPage([tradeChange, tradeDeleted])],
-  ['/globalchanges', 'Global change feed', 'GlobalChanges', feedPage(allChanges)],
+  ['/businesses/changes', 'Company change feed', 'listCompanyChanges', 'BusinessChanges', feedPage([businessChange, businessCreated])],
+  ['/documents/changes', 'Feed of newly filed documents', 'listDocumentChanges', 'DocumentChanges', feedPage([documentChange, documentUpdated])],
+  ['/edikte/changes', 'Court-notice change feed', 'listNoticeChanges', 'EdiktChanges', feedPage([ediktChange, ediktUpdated])],
+  ['/trades/changes', 'Trade change feed', 'listTradeChanges', 'TradeChanges', feedPage([tradeChange, tradeDeleted])],
+  ['/globalchanges', 'Global change feed: every type in one sequence', 'listGlobalChanges', 'GlobalChanges', feedPage(allChanges)],
 ] as const;
 
 const aggregatedChangesExample = {
@@ -110,20 +110,25 @@ const ediktChangeExample = {
 
 export function registerChangeFeedDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
-  const tags = ['Change feeds'];
-  for (const [path, summary, name, page] of FEEDS) {
+  const tags = [TAGS.feeds.name];
+  for (const [path, summary, operationId, name, page] of FEEDS) {
     registerJsonGet(registry, path, tags, summary, feedQuery, pageOf(ChangeEntry), {
-      description: 'sinceId exclusive, since inclusive (recordedAt), both combinable; since takes a timestamp or a date (`2025-03-04` = 2025-03-04T00:00:00Z, UTC as every timestamp of the API). A feed never shows an id while a lower one may still commit, so the highest id seen is a safe cursor. page stops at 1000; totalRecords stops at 1000 x pageSize and totalPages at 1000 (at the cap: at least that many).',
+      operationId, request: `${path}?sinceId=4711800&pageSize=100`,
+      description: 'Changes in ascending id order. Poll: `sinceId=<highest id stored>`, `page=1, 2, ...` with a fixed pageSize until a page holds fewer than pageSize rows; store the highest id seen. sinceId exclusive, since inclusive (recordedAt), both combinable; since takes a timestamp or a date (`2025-03-04` = 2025-03-04T00:00:00Z, UTC as every timestamp of the API). A feed never shows an id while a lower one may still commit, so the highest id seen is a safe cursor. page stops at 1000; totalRecords stops at 1000 x pageSize and totalPages at 1000 (at the cap: at least that many).',
       examples: example(name, 'sinceId=4711800: the first page of a poll; the same id names the same change in every feed', page),
     });
   }
   registerJsonGet(registry, '/globalchanges/aggregated', tags, 'Business, document, court-notice and global changes in one answer', aggregatedQuery,
     z.object({ businessChanges: z.array(ChangeEntry), documentChanges: z.array(ChangeEntry), ediktChanges: z.array(ChangeEntry), globalChanges: z.array(ChangeEntry) }), {
-      description: 'The first maxResultsPerType changes of each feed; since (inclusive, recordedAt) takes a timestamp or a date (`2025-03-04` = 2025-03-04T00:00:00Z).',
+      operationId: 'getAggregatedChanges', request: '/globalchanges/aggregated?since=2025-11-04T06:00:00Z&maxResultsPerType=100',
+      description: 'The first maxResultsPerType changes of each feed, oldest first; since (inclusive, recordedAt) takes a timestamp or a date (`2025-03-04` = 2025-03-04T00:00:00Z).',
       examples: example('AggregatedChanges', 'since=2025-11-04T06:00:00Z&maxResultsPerType=100', aggregatedChangesExample),
     });
-  registerJsonGet(registry, '/edikte/changes/{id}', tags, 'One court notice as a change left it (by change id)', undefined,
+  registerJsonGet(registry, '/edikte/changes/{id}', [TAGS.notices.name], 'One court notice as a change left it (by change id)', undefined,
     ChangeEntry.extend({ notice: CourtNotice.nullable().meta({ description: 'The court notice as this change left it; null if the change recorded none or one the service cannot read (logged as a fault of the writer).' }) }), {
+      operationId: 'getNoticeChange', request: '/edikte/changes/4711811',
+      description: 'The change of /edikte/changes with this id, and the court notice (proceeding, debtor, publications, the link to a company) ' +
+        'as that change left it. An id that is no court-notice change is a 404.',
       params: z.object({ id: z.string().meta({ description: 'The change id (as in /edikte/changes).', example: '4711811' }) }), problems: [400, 404],
       examples: example('EdiktChange', 'The opening of a restructuring proceeding', ediktChangeExample),
     });

@@ -27,15 +27,18 @@ const isoTimestamp = z
     example: '2025-03-04',
   });
 export const feedQuery = z.object({
-  sinceId: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').optional(),
+  sinceId: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').optional()
+    .meta({ description: 'Changes with a higher id only (exclusive): the highest id of your last poll. Page on with the same sinceId.', example: 4711800 }),
   since: isoTimestamp.optional(),
-  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
+  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional()
+    .meta({ description: 'Changes of one company only (spaces and leading zeros dropped).', example: '30435h' }),
   ...pagingShape(FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE),
 });
 export const aggregatedQuery = z.object({
   since: isoTimestamp.optional(),
   maxResultsPerType: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1')
-    .max(AGGREGATED_MAX_PER_TYPE, `must be at most ${AGGREGATED_MAX_PER_TYPE}`).default(100),
+    .max(AGGREGATED_MAX_PER_TYPE, `must be at most ${AGGREGATED_MAX_PER_TYPE}`).default(100)
+    .meta({ description: `Entries per array, 1 to ${AGGREGATED_MAX_PER_TYPE} (default 100); the oldest first.` }),
 });
 
 const FEEDS: Array<[path: string, type: ChangeType | undefined]> = [

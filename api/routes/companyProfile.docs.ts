@@ -2,7 +2,7 @@
 // presentProfile field by field; the example is the Müller Bau GmbH of the other examples.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { codeText, fnrPath, keyFigureFields, KeyFigures, nullableString, registerExample, registerJsonGet } from '../openapi/common.js';
+import { codeText, fnrPath, keyFigureFields, KeyFigures, nullableString, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GES, GF, HG_WIEN, keyFigures, MUELLER_2024, PR } from '../openapi/exampleData.js';
 import { TradeLicense, tradeLicenseExample } from './trades.docs.js';
 
@@ -189,7 +189,11 @@ const companyProfileExample = {
 };
 
 export function registerCompanyProfileDocs(registry: OpenAPIRegistry): void {
-  registerJsonGet(registry, '/businesses/{fnr}', ['Companies'], 'Company profile', undefined, Profile, {
+  registerJsonGet(registry, '/businesses/{fnr}', [TAGS.companies.name], 'Company profile', undefined, Profile, {
+    operationId: 'getCompanyProfile', request: '/businesses/30435h',
+    description: 'Everything known about one company: register data (names, addresses, capital, purpose, functions, shareholders, register ' +
+      'entries), derived industry codes, every parsed annual account with its 47 figures (expenses negative as filed; GET /keyfigures), ' +
+      'trade licences, open court notices, the bogus-company listing and the filed documents. An unknown fnr is a 404.',
     params: fnrPath, problems: [404],
     examples: registerExample(registry, 'CompanyProfile', 'A GmbH with two filings, functions, shareholders and an open court notice', companyProfileExample),
   });

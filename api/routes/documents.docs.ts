@@ -2,7 +2,7 @@
 // contract's 503 sentence when the register cannot be reached.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { accessResponses, problemResponses, registerExample } from '../openapi/common.js';
+import { accessResponses, curlSample, problemResponses, registerExample, TAGS } from '../openapi/common.js';
 import { REGISTER_UNAVAILABLE } from './documents.js';
 
 const documentXmlExample = `<?xml version="1.0" encoding="UTF-8"?>
@@ -27,9 +27,15 @@ const documentPdfExample = '%PDF-1.7\n%âãÏÓ\n1 0 obj\n<< /Type /Catalog /Pag
 export function registerDocumentDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
   registry.registerPath({
-    method: 'get', path: '/documents/download/{documentKey}', tags: ['Documents'], summary: 'Document as PDF or XML',
-    description: 'The stored copy when the pipeline holds one, otherwise fetched from the register.',
-    request: { params: z.object({ documentKey: z.string().meta({ example: '030435_0070202507812_000___000_30_41873215_XML' }) }) },
+    method: 'get', path: '/documents/download/{documentKey}', tags: [TAGS.documents.name], summary: 'Document as PDF or XML', operationId: 'downloadDocument',
+    description: 'A filed document (annual account, as PDF or as filed XML) in its own type: the stored copy when the pipeline holds one, ' +
+      'otherwise fetched from the register. Document keys come from the profile (`annualAccountDocuments`) and the document feed.',
+    ...curlSample('GET', '/documents/download/030435_0070202507812_000___000_30_41873215_XML', { output: '030435_0070202507812_000___000_30_41873215_XML.xml' }),
+    request: {
+      params: z.object({
+        documentKey: z.string().meta({ description: 'The document key; its suffix (`_XML`, `_PDF`) tells the type.', example: '030435_0070202507812_000___000_30_41873215_XML' }),
+      }),
+    },
     responses: {
       200: {
         description: 'The document in its own type (Content-Disposition: attachment with the key as file name)',

@@ -2,7 +2,7 @@
 // example is the network around Müller Bau GmbH.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { codeText, nullableString, registerExample, registerJsonGet } from '../openapi/common.js';
+import { codeText, nullableString, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GF, PR } from '../openapi/exampleData.js';
 import { graphQuery } from './graph.js';
 
@@ -48,7 +48,11 @@ const graphExample = {
 };
 
 export function registerGraphDocs(registry: OpenAPIRegistry): void {
-  registerJsonGet(registry, '/graph', ['People and graph'], 'Holdings and functions around a company or person', graphQuery, Graph, {
+  registerJsonGet(registry, '/graph', [TAGS.people.name], 'Holdings and functions around a company or person', graphQuery, Graph, {
+    operationId: 'getGraph', request: '/graph?fnr=30435h&depth=2',
+    description: 'The network around one company (`fnr`) or person (`personId`): companies, people and organisations as nodes, current ' +
+      'functions and holdings as edges pointing at the company, followed up to `depth` links. Cut at 500 nodes (`truncated`). ' +
+      'An unknown start is a 404.',
     problems: [400, 404],
     examples: registerExample(registry, 'Graph', 'fnr=30435h&depth=2: functions, a person and a corporate shareholder, and its foreign owner', graphExample),
   });

@@ -12,9 +12,12 @@ import { parseQuery } from '../validation.js';
 export const MAX_NODES = 500;
 
 export const graphQuery = z.object({
-  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
-  personId: z.string().trim().min(1).max(300).optional(),
-  depth: z.coerce.number({ error: 'must be 1, 2 or 3' }).int('must be 1, 2 or 3').min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3').default(1),
+  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional()
+    .meta({ description: 'Start at this company. Give exactly one of fnr and personId.', example: '30435h' }),
+  personId: z.string().trim().min(1).max(300).optional()
+    .meta({ description: 'Start at this person (a personId of /people). Give exactly one of fnr and personId.' }),
+  depth: z.coerce.number({ error: 'must be 1, 2 or 3' }).int('must be 1, 2 or 3').min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3').default(1)
+    .meta({ description: 'How many links away from the start to follow, 1 to 3 (default 1).' }),
 });
 
 type NodeType = 'company' | 'person' | 'organisation';

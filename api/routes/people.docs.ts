@@ -3,7 +3,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { TradeLicense, tradeLicenseExample } from './trades.docs.js';
-import { codeText, nullableString, pageOf, registerExample, registerJsonGet } from '../openapi/common.js';
+import { codeText, nullableString, pageOf, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GF } from '../openapi/exampleData.js';
 import { peopleNamesQuery, peopleQuery } from './people.js';
 
@@ -67,13 +67,19 @@ const peopleNamesExample = {
 
 export function registerPeopleDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
-  const tags = ['People and graph'];
+  const tags = [TAGS.people.name];
   registerJsonGet(registry, '/people', tags, 'Search people', peopleQuery,
     pageOf(z.object({ personId: z.string(), firstName: nullableString, lastName: nullableString, birthDate: nullableString, functions: z.array(PersonFunction) })), {
+      operationId: 'searchPeople', request: '/people?lastName=M%C3%BCller&fnr=30435h',
+      description: 'People in the company register by name (first and last name start with the given text), function and company, ' +
+        'each with their functions (current first). Filters combine with AND; ordered by last name, first name.',
       examples: example('PeoplePage', 'lastName=Müller&fnr=30435h: current and former managing directors', peoplePageExample),
     });
   registerJsonGet(registry, '/people/names', tags, 'Person name index', peopleNamesQuery,
     pageOf(z.object({ personId: z.string(), name: z.string(), birthDate: nullableString })), {
+      operationId: 'autocompletePersonNames', request: '/people/names?search=m%C3%BCller',
+      description: 'Person autocomplete: people whose full name or last name starts with the term, ordered by name, with the personId ' +
+        'to open their profile. A person without a registered birth date has an id ending in `-x`.',
       examples: example('PeopleNames', 'search=müller (a person without a registered birth date has an id ending in -x)', peopleNamesExample),
     });
   registerJsonGet(registry, '/people/{personId}', tags, 'Person profile', undefined,
@@ -87,7 +93,8 @@ export function registerPeopleDocs(registry: OpenAPIRegistry): void {
       hasOpenNotices: z.boolean().meta({ description: 'openNotices is not empty.' }),
       tradeLicenses: z.array(TradeLicense).meta({ description: 'Trade licences the person holds themselves (sole trader), found in GISA by name and birth date.' }),
     }).loose(), {
-      description: 'Person ids keep their letters (`zoë-fürst-1990-02-14`). An id spelled in ASCII resolves to the person it spells: umlauts written ' +
+      operationId: 'getPersonProfile', request: '/people/andrea-m%C3%BCller-1972-04-18',
+      description: 'One person: names, titles, birth date, every registered function, open court notices and own trade licences. Person ids keep their letters (`zoë-fürst-1990-02-14`). An id spelled in ASCII resolves to the person it spells: umlauts written ' +
         'out or plain (`zoe-fuerst-1990-02-14`, `zoe-furst-1990-02-14`), ß as ss, accents dropped, any case. Such a request answers 200 with the ' +
         'profile under its canonical `personId` and a `Content-Location` header holding the canonical path (no redirect: one request, ' +
         'as with the canonical id). When a spelling fits several people, the 404 names their ids.',

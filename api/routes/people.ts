@@ -14,14 +14,19 @@ import { noQuery, pagingShape, parseQuery, pathText } from '../validation.js';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 export const peopleQuery = z.object({
-  firstName: name.optional(),
-  lastName: name.optional(),
-  functionCode: z.string().trim().regex(/^[A-Z]{1,4}$/, 'must be a function code such as GF').optional(),
-  companyName: name.optional(),
-  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional(),
+  firstName: name.optional().meta({ description: 'First name starts with this (case-insensitive).', example: 'Andrea' }),
+  lastName: name.optional().meta({ description: 'Last name starts with this (case-insensitive).', example: 'Müller' }),
+  functionCode: z.string().trim().regex(/^[A-Z]{1,4}$/, 'must be a function code such as GF').optional()
+    .meta({ description: 'People holding a function of this code (GET /assignmentfunctions): `GF` managing director, `PR` procurator, ...', example: 'GF' }),
+  companyName: name.optional().meta({ description: 'People with a function in a company whose name contains this (umlaut spelling ignored).' }),
+  fnr: z.string().trim().min(1).max(20).transform(fnrFilterValue).optional()
+    .meta({ description: 'People with a function in this company (company number).', example: '30435h' }),
   ...pagingShape(),
 });
-export const peopleNamesQuery = z.object({ search: name, ...pagingShape() });
+export const peopleNamesQuery = z.object({
+  search: name.meta({ description: 'Start of the full name (`andrea mü`) or of the last name (case-insensitive).', example: 'müller' }),
+  ...pagingShape(),
+});
 
 const isoDate = (v: Date | string | null) => (v instanceof Date ? v.toISOString().slice(0, 10) : v);
 

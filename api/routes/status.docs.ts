@@ -1,7 +1,7 @@
 // OpenAPI entry of GET /status (status.ts): freshness per register, free and without a key.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { jsonContent, problemResponses, registerExample } from '../openapi/common.js';
+import { curlSample, jsonContent, problemResponses, registerExample, TAGS } from '../openapi/common.js';
 import { STATUS_PATH } from './status.js';
 
 const RegisterStatus = z.object({
@@ -21,7 +21,8 @@ export function registerStatusDocs(registry: OpenAPIRegistry): void {
     }],
   });
   registry.registerPath({
-    method: 'get', path: STATUS_PATH, tags: ['Status'], summary: 'How fresh each register is', security: [],
+    method: 'get', path: STATUS_PATH, tags: [TAGS.status.name], summary: 'How fresh each register is', security: [], operationId: 'getStatus',
+    ...curlSample('GET', STATUS_PATH, { free: true }),
     description: 'Per register: the last successful crawl, its watermark and lag, and its queue. Needs no key and is not billed.',
     responses: {
       200: { description: 'Freshness per register', content: jsonContent(z.object({ registers: z.array(RegisterStatus) }), examples) },

@@ -2,7 +2,7 @@
 // company, and the signed extract; the licence record is shared with the profiles.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { accessResponses, fnrPath, nullableString, pageOf, problemResponses, registerExample, registerJsonGet } from '../openapi/common.js';
+import { accessResponses, curlSample, fnrPath, nullableString, pageOf, problemResponses, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { companyLicensesQuery, EXTRACT_PENDING, extractQuery, GISA_UNAVAILABLE, tradeLicensesQuery, tradesQuery } from './trades.js';
 
 export const TradeLicense = z
@@ -39,33 +39,40 @@ const endedExample = {
 
 export function registerTradeDocs(registry: OpenAPIRegistry): void {
   const example = (name: string, summary: string, value: unknown) => registerExample(registry, name, summary, value);
-  const tags = ['Trades'];
+  const tags = [TAGS.trades.name];
   registerJsonGet(registry, '/trades', tags, 'Trade catalogue', tradesQuery,
     pageOf(z.object({ tradeKey: z.string(), name: z.string(), kind: nullableString, licenseCount: z.int().meta({ description: 'Licences with this key the service holds (ended ones included).' }) })), {
-      description: 'GISA trade keys merged with the regulated trades of GewO 1994 § 94. With `search`: the key or the exact name first, then names starting with it, then names with a word starting with it, then near spellings; umlaut spellings fold (ä = ae).',
+      operationId: 'listTrades', request: '/trades?search=baumeister',
+      description: 'The trade catalogue: GISA trade keys merged with the regulated trades of GewO 1994 § 94. With `search`: the key or the exact name first, then names starting with it, then names with a word starting with it, then near spellings; umlaut spellings fold (ä = ae).',
       examples: example('TradesPage', 'search=baumeister', {
         data: [{ tradeKey: '290500', name: 'Baumeister, Brunnenmeister', kind: 'reglementiert', licenseCount: 2 }],
         pageNumber: 1, pageSize: 10, totalRecords: 1, totalPages: 1,
       }),
     });
   registerJsonGet(registry, '/trades/{tradeKey}/licenses', tags, 'Licences of one trade', tradeLicensesQuery, pageOf(TradeLicense), {
-    params: z.object({ tradeKey: z.string().meta({ example: '290500' }) }), problems: [400, 404],
+    operationId: 'listTradeLicenses', request: '/trades/290500/licenses?active=true',
+    params: z.object({ tradeKey: z.string().meta({ description: 'The trade key (digits), as GET /trades lists it.', example: '290500' }) }), problems: [400, 404],
     description: 'The licences the service holds for this trade, in GISA-Zahl order: those of companies in the company register and those the '
       + 'persons it names hold themselves. GISA forbids bulk listing, so licences of people the company register never names cannot be found '
       + 'and are not here. `active=true` keeps licences not ended (dormant ones included). An unknown trade key is a 404.',
     examples: example('TradeLicensesPage', 'tradeKey=290500', { data: [tradeLicenseExample], pageNumber: 1, pageSize: 10, totalRecords: 1, totalPages: 1 }),
   });
   registerJsonGet(registry, '/trades/company/{fnr}', tags, 'Licences of one company', companyLicensesQuery, pageOf(TradeLicense), {
+    operationId: 'listCompanyLicenses', request: '/trades/company/33918f',
     params: fnrPath, problems: [400, 404],
-    description: 'Current licences first, then ended ones, each group most recently effective first.',
+    description: 'The trade licences the company holds (GISA). Current licences first, then ended ones, each group most recently effective first.',
     examples: example('CompanyLicensesPage', 'fnr=33918f', { data: [tradeLicenseExample, endedExample], pageNumber: 1, pageSize: 10, totalRecords: 2, totalPages: 1 }),
   });
   registry.registerPath({
-    method: 'get', path: '/trades/documents/{gisaZahl}', tags, summary: 'Signed trade extract (PDF)',
+    method: 'get', path: '/trades/documents/{gisaZahl}', tags, summary: 'Signed trade extract (PDF)', operationId: 'getTradeExtract',
+    ...curlSample('GET', '/trades/documents/100000054?language=en', { output: 'GISA-100000054-en.pdf' }),
     description: 'The officially signed extract (Gewerbeauszug) of one licence, of today: a stored one, or fetched from GISA by an extract '
       + 'job (GISA allows 10 a minute). Identical requests share one job. A request waits up to 25 s; after that it answers 503 with '
       + 'Retry-After while the job goes on, and a later request gets the stored extract.',
-    request: { params: z.object({ gisaZahl: z.string().meta({ example: '100000054' }) }), query: extractQuery },
+    request: {
+      params: z.object({ gisaZahl: z.string().meta({ description: 'The licence\'s number in the trade register (GISA-Zahl), as licences carry it.', example: '100000054' }) }),
+      query: extractQuery,
+    },
     responses: {
       200: { description: 'The extract', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
       503: {

@@ -19,19 +19,22 @@ export const EXTRACT_PENDING = 'Der Gewerbeauszug wird erstellt; bitte später e
 export const EXTRACT_WAIT_MS = 25_000;
 
 export const tradesQuery = z.object({
-  search: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-  kind: z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters').optional(),
+  search: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional()
+    .meta({ description: 'A trade key or (part of) a trade name; umlaut spellings fold (ä = ae), near spellings are found last.', example: 'baumeister' }),
+  kind: z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters').optional()
+    .meta({ description: 'Kind of trade, case-insensitive: `reglementiert` or `frei`.', example: 'reglementiert' }),
   ...pagingShape(),
 });
 export const tradeLicensesQuery = z.object({
-  active: queryBoolean.optional(),
-  zipCode: z.string().trim().regex(/^\d{4}$/, 'must be a four-digit zip code').optional(),
+  active: queryBoolean.optional().meta({ description: '`true`: licences not ended (dormant ones included); `false`: ended ones. Without it: both.' }),
+  zipCode: z.string().trim().regex(/^\d{4}$/, 'must be a four-digit zip code').optional()
+    .meta({ description: 'Licences at a location with this zip code.', example: '3002' }),
   ...pagingShape(),
 });
 export const companyLicensesQuery = z.object({ ...pagingShape() });
 export const extractQuery = z.object({
-  language: z.enum(['de', 'en'], { error: 'must be de or en' }).default('de'),
-  historical: queryBoolean.default(false),
+  language: z.enum(['de', 'en'], { error: 'must be de or en' }).default('de').meta({ description: 'Language of the extract: `de` (default) or `en`.' }),
+  historical: queryBoolean.default(false).meta({ description: '`true`: the historical extract, with the licence\'s past states; default `false`.' }),
 });
 const tradeKeyPath = z.string().regex(/^\d{1,6}$/);
 const gisaZahlPath = z.string().regex(/^\d{1,10}$/);

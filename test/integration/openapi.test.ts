@@ -136,35 +136,66 @@ class StubNode {
   get lastChild() { return this.children.at(-1); }
   set textContent(text: string) { this.children = [text]; }
   get textContent(): string { return this.children.map((c) => (typeof c === 'string' ? c : c.textContent)).join(''); }
-  count(tag: string): number {
-    return this.children.reduce<number>((n, c) => n + (typeof c === 'string' ? 0 : (c.tagName === tag ? 1 : 0) + c.count(tag)), 0);
+  count(tag: string, className?: string): number {
+    const counts = (c: StubNode) => c.tagName === tag && (className === undefined || c.attributes.class === className);
+    return this.children.reduce<number>((n, c) => n + (typeof c === 'string' ? 0 : (counts(c) ? 1 : 0) + c.count(tag, className)), 0);
   }
 }
 
-describe('the docs page script', () => {
-  it('renders every operation of the document without errors', async () => {
-    const html = await (await http.get('/api/v1/docs')).text();
-    const script = /<script nonce="[^"]+">([\s\S]*)<\/script>/.exec(html)![1]!;
-    const doc = await json(await http.get('/api/v1/openapi.json'));
-    const ids: Record<string, StubNode> = { title: new StubNode('H1'), version: new StubNode('P'), description: new StubNode('SECTION'), operations: new StubNode('MAIN') };
-    const document = {
-      title: '', createElement: (tag: string) => new StubNode(tag.toUpperCase()), createTextNode: (text: string) => text, getElementById: (id: string) => ids[id],
-    };
-    const errors: unknown[] = [];
-    await new Promise<void>((done) => {
-      runInNewContext(script, {
-        document, Node: StubNode, fetch: async () => ({ json: async () => doc }),
-        console: { error: (e: unknown) => errors.push(e) },
-      });
-      setTimeout(done, 50);
+/** Runs the docs page's script against the served document in a stub DOM; answers what it rendered. */
+async function renderDocsPage() {
+  const html = await (await http.get('/api/v1/docs')).text();
+  const script = /<script nonce="[^"]+">([\s\S]*)<\/script>/.exec(html)![1]!;
+  const doc = await json(await http.get('/api/v1/openapi.json'));
+  const ids: Record<string, StubNode> = { title: new StubNode('H1'), version: new StubNode('P'), description: new StubNode('SECTION'), operations: new StubNode('MAIN') };
+  // The page as served: whatever the markup puts in <main> before the script runs.
+  ids.operations!.append(/<main id="operations">([^<]*)<\/main>/.exec(html)![1]!);
+  const document = {
+    title: '', createElement: (tag: string) => new StubNode(tag.toUpperCase()), createTextNode: (text: string) => text, getElementById: (id: string) => ids[id],
+  };
+  const errors: unknown[] = [];
+  await new Promise<void>((done) => {
+    runInNewContext(script, {
+      document, Node: StubNode, fetch: async () => ({ json: async () => doc }),
+      console: { error: (e: unknown) => errors.push(e) },
     });
+    setTimeout(done, 50);
+  });
+  return { doc, ids, document, errors };
+}
+
+describe('the docs page script', () => {
+  it('renders every operation of the document without errors, and nothing is left loading', async () => {
+    const { doc, ids, document, errors } = await renderDocsPage();
     expect(ids.operations!.textContent).not.toMatch(/Could not load/);
     const operations = Object.values(doc.paths as Record<string, object>).reduce<number>((n, ops) => n + Object.keys(ops).length, 0);
-    expect(ids.operations!.count('DETAILS')).toBe(operations);
+    expect(ids.operations!.count('DETAILS', 'op')).toBe(operations);
+    expect(ids.operations!.textContent).not.toMatch(/Loading/);
     expect(ids.operations!.textContent).toContain('/exports/businesses');
     expect(ids.operations!.textContent).toContain('fnrs?: string[]');
     expect(ids.description!.textContent).toContain('Monthly quota exceeded');
     expect(document.title).toBe('Austrian company data API v1');
     expect(errors).toEqual([]);
+  });
+
+  it('shows each operation\'s operationId, curl example and named examples, and what each orderBy value means', async () => {
+    const { doc, ids } = await renderDocsPage();
+    const text = ids.operations!.textContent;
+    type Op = { operationId: string; 'x-codeSamples': { source: string }[]; parameters?: { name: string; schema: { 'x-enumDescriptions'?: Record<string, string> } }[] };
+    for (const item of Object.values(doc.paths as Record<string, Record<string, Op>>)) {
+      for (const op of Object.values(item)) {
+        expect(text).toContain(op.operationId);
+        for (const sample of op['x-codeSamples']) expect(text).toContain(sample.source);
+      }
+    }
+    const examples = Object.entries(doc.components.examples as Record<string, { summary: string; value: unknown }>);
+    expect(examples.length).toBeGreaterThan(30);
+    for (const [name, example] of examples) {
+      expect(text, name).toContain(`Example: ${example.summary}`);
+      expect(text, name).toContain(typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2));
+    }
+    const orderBy = doc.paths['/businesses'].get.parameters.find((p: { name: string }) => p.name === 'orderBy');
+    expect(text).toContain(orderBy.schema['x-enumDescriptions']['guv.Personalaufwand']);
+    expect(ids.operations!.count('DETAILS', 'example')).toBeGreaterThanOrEqual(examples.length);
   });
 });
