@@ -11,6 +11,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../runtime/logger.js';
 import { AccessError, ApiError } from '../errors.js';
 import { isUnstorableText, unavailableService, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../serviceFaults.js';
+import { IncompleteBodyError } from './requestBody.js';
 
 export interface ProblemDetails {
   type?: string;
@@ -55,6 +56,7 @@ export function errorHandler(log: Logger): Middleware {
       const traceId = ctx.state.correlationId as string;
       if (err instanceof AccessError) return writeAccessError(ctx, err);
       if (err instanceof ApiError) {
+        if (err instanceof IncompleteBodyError) log.debug({ correlationId: traceId, path: ctx.path, reason: err.reason }, 'client went away before its request body was complete');
         writeProblem(ctx, {
           title: err.title,
           status: err.status,

@@ -23,6 +23,13 @@ function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '';
 }
 
+/** The client went away before its body was complete: nobody reads the answer; the error handler logs it at debug. */
+export class IncompleteBodyError extends ApiError {
+  constructor(readonly reason: string) {
+    super(400, 'Bad Request', 'The request body ended before it was complete.');
+  }
+}
+
 function tooLarge(ctx: Context, limit: number): ApiError {
   ctx.set('Connection', 'close');
   return new ApiError(413, 'Payload Too Large', `Request bodies are limited to ${limit} bytes.`);
@@ -51,10 +58,10 @@ export function readBody(ctx: Context, limit: number): Promise<string> {
       stop();
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
-    // A client that goes away mid-body gets no answer; a 400 keeps it out of the error log.
-    const onError = () => {
+    // A client that goes away mid-body gets no answer: not a fault of ours, so not an error-level log line.
+    const onError = (err: Error) => {
       stop();
-      reject(new ApiError(400, 'Bad Request', 'The request body ended before it was complete.'));
+      reject(new IncompleteBodyError(err.message));
     };
     req.on('data', onData);
     req.on('end', onEnd);
