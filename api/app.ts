@@ -3,7 +3,7 @@
 // usage flusher).
 //
 // Middleware order, each a middleware of its own:
-//   correlation id -> error handler -> [for a request an API router will answer: API-key auth ->
+//   correlation id -> compression -> error handler -> [CORS, answering preflights] -> [for a request an API router will answer: API-key auth ->
 //   burst limit -> monthly quota -> billing -> request body -> response type] -> routes
 //   (validation -> handler -> presenter)
 // /health, /metrics and /admin stay outside the access chain, and so do the API's own description
@@ -26,7 +26,9 @@ import { createRedisAdmission, DEFAULT_BURST_WINDOW_MS, DEFAULT_REDIS_PREFIX, ty
 import { apiKeyAuth } from './middleware/apiKeyAuth.js';
 import { billing } from './middleware/billing.js';
 import { burstLimit } from './middleware/burstLimit.js';
+import { compression } from './middleware/compression.js';
 import { correlationId } from './middleware/correlationId.js';
+import { apiCors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { monthlyQuota } from './middleware/monthlyQuota.js';
 import { requestBody } from './middleware/requestBody.js';
@@ -99,7 +101,12 @@ export interface AppDeps {
   exportConcurrency?: number;
   /** The dashboard (/app) and OAuth authorization server (api/web/webApp.ts); on with the access chain unless false. */
   web?: WebOptions | false;
+  /** Browser origins allowed to call the API (CORS_ORIGINS; `*` any); none by default. */
+  corsOrigins?: readonly string[];
 }
+
+/** Whether `path` names one of `router`'s routes, with any method: the router's own match, as its dispatch makes it. */
+const namesARoute = (router: Router, path: string) => router.match(path, 'GET').path.some((layer) => layer.methods.length > 0);
 
 /**
  * Serves `router` behind `chain`. Whether the chain runs is decided by the router's own match, the
@@ -113,8 +120,14 @@ export interface AppDeps {
 function behindChain(router: Router, chain: Middleware[]): Middleware {
   const dispatch: Middleware = compose([router.routes(), router.allowedMethods()] as Middleware[]);
   const guarded = compose([...chain, dispatch]);
-  const namesARoute = (path: string, method: string) => router.match(path, method).path.some((layer) => layer.methods.length > 0);
-  return (ctx, next) => (namesARoute(ctx.path, ctx.method) ? guarded(ctx, next) : dispatch(ctx, next));
+  return (ctx, next) => (namesARoute(router, ctx.path) ? guarded(ctx, next) : dispatch(ctx, next));
+}
+
+/** CORS on the paths the routers name (by their own match, as behindChain decides): a preflight there is answered before any chain. */
+function corsOn(routers: Router[], origins: readonly string[] | undefined): Middleware | null {
+  if (!origins || origins.length === 0) return null;
+  const cors = apiCors(origins);
+  return (ctx, next) => (routers.some((router) => namesARoute(router, ctx.path)) ? cors(ctx, next) : next());
 }
 
 function billedCounter(registry: Registry | undefined): ((subject: string) => void) | undefined {
@@ -194,6 +207,7 @@ export function createApp(deps: AppDeps): Koa {
   const clock = deps.clock ?? systemClock;
 
   app.use(correlationId());
+  app.use(compression());
   app.use(errorHandler(deps.log));
   mountOperations(app, deps);
   // The web app has its own chains (sessions, CSRF; OAuth CORS) and never runs the API's access chain.
@@ -204,6 +218,8 @@ export function createApp(deps: AppDeps): Koa {
 
   const routers = apiRouters(deps, clock);
   const chains = accessChains(deps, clock);
+  const cors = corsOn([routers.publicPages, routers.account, routers.data], deps.corsOrigins);
+  if (cors) app.use(cors);
   app.use(behindChain(routers.publicPages, []));
   app.use(behindChain(routers.account, chains.account));
   app.use(behindChain(routers.data, chains.data));

@@ -14,7 +14,7 @@
 // model is rebuilt on every run, because its build time is one of the figures, unless --skip-rebuild
 // (iterating on the read side: then rebuildSeconds is null). --only typical,page1000 measures just
 // those classes (same seeded requests as in the full mix); page1000fields (the same pages with
-// `fields=`) runs only when --only names it. The bench database
+// `fields=`), page1000gzip and page1000br (compressed) run only when --only names them. The bench database
 // runs with synchronous_commit=off (a database-level setting, bench only): the load measures the
 // store code paths, not fsync latency.
 //
@@ -283,10 +283,12 @@ type ClassName = 'typical' | 'arbitrary' | 'page1000' | 'count' | 'autocomplete'
   | 'tradesCompany' | 'tradesLicenses' | OptInClass;
 /**
  * Variants of page1000, measured only when --only names them (added to the mix they would change the
- * load every other figure was taken under): page1000fields asks for 5 columns (`fields=`).
+ * load every other figure was taken under): page1000fields asks for 5 columns (`fields=`);
+ * page1000gzip and page1000br send Accept-Encoding (the API compresses; the client does not decode, so
+ * KB is the size on the wire).
  */
-type OptInClass = 'page1000fields';
-const OPT_IN: ReadonlySet<string> = new Set<OptInClass>(['page1000fields']);
+type OptInClass = 'page1000fields' | 'page1000gzip' | 'page1000br';
+const OPT_IN: ReadonlySet<string> = new Set<OptInClass>(['page1000fields', 'page1000gzip', 'page1000br']);
 
 interface Target { p50?: number; p95?: number; p99?: number }
 const TARGETS: Record<ClassName, Target> = {
@@ -294,6 +296,8 @@ const TARGETS: Record<ClassName, Target> = {
   arbitrary: { p50: 100, p99: 250 },
   page1000: { p50: 60, p99: 150 },
   page1000fields: { p50: 60, p99: 150 },
+  page1000gzip: { p50: 60, p99: 150 },
+  page1000br: { p50: 60, p99: 150 },
   count: { p50: 100 },
   autocomplete: { p50: 2, p99: 20 },
   resolve100: { p95: 300 },
@@ -312,11 +316,11 @@ const TARGETS: Record<ClassName, Target> = {
 
 /** Requests per class at --scale 1 (resolve-names batches are few: each is 100 lookups). */
 const COUNTS: Record<ClassName, number> = {
-  typical: 600, arbitrary: 200, page1000: 120, page1000fields: 120, count: 200, autocomplete: 1000, resolve100: 8, profile: 500, feed100: 400, feed1000: 150, graph2: 300, feedTyped: 200,
+  typical: 600, arbitrary: 200, page1000: 120, page1000fields: 120, page1000gzip: 120, page1000br: 120, count: 200, autocomplete: 1000, resolve100: 8, profile: 500, feed100: 400, feed1000: 150, graph2: 300, feedTyped: 200,
   tradesCompany: 300, tradesLicenses: 300,
 };
 
-interface Req { cls: ClassName; method: 'GET' | 'POST'; path: string; body?: string }
+interface Req { cls: ClassName; method: 'GET' | 'POST'; path: string; body?: string; /** More header lines, each ending in CRLF. */ headers?: string }
 
 interface Quantiles { [column: string]: number[] } // figure column -> [p10, p25, p50, p75, p90, p99]
 const QUANTILES = [0.1, 0.25, 0.5, 0.75, 0.9, 0.99];
@@ -475,6 +479,10 @@ function buildMix(r: Rand, n: number, q: Quantiles, maxChangeId: number, scale: 
       return { method: 'GET', path: `/businesses?${params}` };
     });
   }
+  for (const encoding of ['gzip', 'br'] as const) {
+    const cls = `page1000${encoding}` as const;
+    if (optIn.has(cls)) add(cls, () => ({ method: 'GET', path: `/businesses?${page1000().params}`, headers: `accept-encoding: ${encoding}\r\n` }));
+  }
 
   // Seeded shuffle, so the classes interleave as they would in production.
   for (let i = reqs.length - 1; i > 0; i--) {
@@ -499,7 +507,7 @@ async function runMix(server: { host: string; port: number; prefix: string }, ke
       for (let i = next++; i < reqs.length; i = next++) {
         const req = reqs[i]!;
         const t0 = performance.now();
-        const res = await connection.request(req.method, server.prefix + req.path, req.body ? jsonHeaders : headers, req.body);
+        const res = await connection.request(req.method, server.prefix + req.path, (req.body ? jsonHeaders : headers) + (req.headers ?? ''), req.body);
         const ms = performance.now() - t0;
         if (res.status !== 200) onError(req, res.status, res.body.toString('utf8').slice(0, 300));
         samples.push({ cls: req.cls, ms, status: res.status, bytes: res.body.byteLength });

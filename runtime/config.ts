@@ -79,6 +79,12 @@ const configSchema = z.object({
   API_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1000),
   /** XLSX/CSV exports one API process runs at once; more wait briefly, then get 503 with Retry-After. */
   EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Browser origins allowed to call /api/v1 (CORS), comma-separated (`https://app.example.org`), or `*` for any; empty: none. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\*|https?:\/\/[^/\s?#]+)$/, 'each must be an origin such as https://app.example.org (scheme, host, port; no path), or *'))),
   /** How often the change feeds are polled: companies hourly, documents every 15 minutes. */
   FIRMENBUCH_COMPANY_POLL_MINUTES: z.coerce.number().min(1).default(60),
   FIRMENBUCH_DOCUMENT_POLL_MINUTES: z.coerce.number().min(1).default(15),

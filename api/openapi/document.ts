@@ -16,6 +16,7 @@ import { registerListDocs } from '../routes/lists.docs.js';
 import { registerPeopleDocs } from '../routes/people.docs.js';
 import { registerQueryDocs } from '../routes/queries.docs.js';
 import { registerTradeDocs } from '../routes/trades.docs.js';
+import { addConditionalGets } from './conditional.js';
 import { AUTHENTICATED_RESPONSE_HEADERS, TAGS } from './common.js';
 
 export const API_VERSION = 'v1';
@@ -46,6 +47,16 @@ revoked key stops working within 5 seconds.
   begins with "Monthly quota exceeded".
 - Every authenticated response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds until
   the oldest request leaves the window) and \`X-Quota-Limit\`, \`X-Quota-Remaining\` (\`unlimited\` on the api plan).
+
+## Compression, caching, CORS
+- Answers of 1 KB and more in JSON, CSV, XML or other text are gzip- or br-encoded when \`Accept-Encoding\` asks for it
+  (streamed, without Content-Length); PDFs and workbooks are sent as they are. Without \`Accept-Encoding\`: never encoded.
+- Profiles, catalogues and documents carry a weak \`ETag\` and \`Cache-Control\` (\`private\`; profiles 5 minutes,
+  catalogues an hour, documents a year, immutable). Sending the ETag back in \`If-None-Match\` answers **304** without a body
+  when nothing changed. A 304 is billed like any other answer (every endpoint call costs one request); reusing a copy
+  within its max-age makes no call and costs nothing.
+- Browser apps on the origins the operator allows (CORS) get the CORS headers; their preflights (\`OPTIONS\`) are answered
+  without a key and not billed. Requests still carry \`x-api-key\`; cookies are not accepted across origins.
 
 ## Errors
 400, 404, 413, 415 and 500 are \`application/problem+json\` ProblemDetails (\`title\`, \`status\`, \`detail\`,
@@ -104,6 +115,7 @@ export function buildOpenApiDocument() {
     tags: Object.values(TAGS).map((t) => ({ ...t })),
   });
   addAuthenticatedHeaders(document as { paths?: Record<string, Record<string, unknown>> });
+  addConditionalGets(document as { paths?: Record<string, Record<string, unknown>> });
   return document;
 }
 

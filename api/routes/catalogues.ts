@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { countedPage, type CountedRow } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
+import { conditionalGet } from '../middleware/conditionalGet.js';
 import { presentPage } from '../presenters/envelope.js';
 import { pagingShape, parseQuery } from '../validation.js';
 import { keyFigurePage, keyFigureQuery } from './keyFigures.js';
@@ -33,8 +34,10 @@ type Counted<T> = T & CountedRow;
 
 export function catalogueRouter(sql: Sql): Router {
   const router = new Router();
+  // Every route here is a catalogue: ETag, 304 and Cache-Control (api/middleware/conditionalGet.ts).
+  const cached = conditionalGet('catalogue');
 
-  router.get('/oenace', async (ctx) => {
+  router.get('/oenace', cached, async (ctx) => {
     const q = parseQuery(oenaceQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; level: number; numericCode: string; title: string; kurztitel: string | null; titleEn: string | null; parentCode: string | null; section: string }>[]>`
       SELECT code, level, regexp_replace(edv_code, '^[A-Z]', '') AS numeric_code, title_de AS title,
@@ -48,7 +51,7 @@ export function catalogueRouter(sql: Sql): Router {
     ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
-  router.get('/legalforms', async (ctx) => {
+  router.get('/legalforms', cached, async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; text: string; abbreviation: string | null; elfCode: string | null }>[]>`
       SELECT code, name AS text, abbreviation, elf_code, count(*) OVER () AS total_records
@@ -59,7 +62,7 @@ export function catalogueRouter(sql: Sql): Router {
     ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
-  router.get('/courts', async (ctx) => {
+  router.get('/courts', cached, async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; text: string; state: string }>[]>`
       SELECT code, name AS text, state, count(*) OVER () AS total_records
@@ -70,7 +73,7 @@ export function catalogueRouter(sql: Sql): Router {
     ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
-  router.get('/assignmentfunctions', async (ctx) => {
+  router.get('/assignmentfunctions', cached, async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ code: string; text: string; category: string }>[]>`
       SELECT code, text, category, count(*) OVER () AS total_records
@@ -82,12 +85,12 @@ export function catalogueRouter(sql: Sql): Router {
   });
 
   // The 47 screener figures with their sign as filed (keyFigures.ts); from memory, no query.
-  router.get('/keyfigures', (ctx) => {
+  router.get('/keyfigures', cached, (ctx) => {
     ctx.body = keyFigurePage(parseQuery(keyFigureQuery, ctx.query));
   });
 
   // Cities are municipalities (Gemeinden) with the zip codes that serve them.
-  router.get('/addresses/cities', async (ctx) => {
+  router.get('/addresses/cities', cached, async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ name: string; municipalityCode: string; district: string | null; state: string; zipCodes: string[] }>[]>`
       SELECT municipality AS name, municipality_code, min(district) AS district, min(state) AS state,
@@ -101,7 +104,7 @@ export function catalogueRouter(sql: Sql): Router {
     ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
-  router.get('/addresses/zipcodes', async (ctx) => {
+  router.get('/addresses/zipcodes', cached, async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ zipCode: string; cities: string[]; state: string }>[]>`
       SELECT zip_code, array_agg(DISTINCT municipality ORDER BY municipality) AS cities, min(state) AS state,
@@ -114,7 +117,7 @@ export function catalogueRouter(sql: Sql): Router {
     ctx.body = presentPage(rows, q.page, q.pageSize, total);
   });
 
-  router.get('/addresses/locations', async (ctx) => {
+  router.get('/addresses/locations', cached, async (ctx) => {
     const q = parseQuery(catalogueQuery, ctx.query);
     const { rows, total } = await countedPage((limit, offset) => sql<Counted<{ zipCode: string; place: string; municipality: string | null; municipalityCode: string | null; district: string | null; state: string; latitude: string | null; longitude: string | null }>[]>`
       SELECT zip_code, place, municipality, municipality_code, district, state, latitude, longitude,

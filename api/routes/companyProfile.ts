@@ -7,6 +7,7 @@
 import Router from '@koa/router';
 import type { Sql } from '../../runtime/db.js';
 import { notFound } from '../errors.js';
+import { conditionalGet } from '../middleware/conditionalGet.js';
 import { presentProfile, type Profile, type ProfileRow } from '../presenters/businesses.js';
 import { LICENCE_CATALOGUE_JOIN, licenceJson, LICENCE_ORDER } from '../presenters/licences.js';
 import { noQuery, parseQuery, pathText } from '../validation.js';
@@ -99,7 +100,7 @@ async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
 
 export function companyProfileRouter(sql: Sql): Router {
   const router = new Router();
-  router.get('/businesses/:fnr', async (ctx) => {
+  router.get('/businesses/:fnr', conditionalGet('profile'), async (ctx) => {
     parseQuery(noQuery, ctx.query);
     const fnr = pathText(ctx.params, 'fnr');
     const profile = await loadProfile(sql, fnr);

@@ -7,6 +7,7 @@ import type { Sql } from '../../runtime/db.js';
 import type { DocumentSource, FetchedDocument } from '../../runtime/documentSource.js';
 import type { Logger } from '../../runtime/logger.js';
 import { notFound } from '../errors.js';
+import { conditionalGet } from '../middleware/conditionalGet.js';
 import { noQuery, parseQuery, pathText } from '../validation.js';
 
 export const REGISTER_UNAVAILABLE = 'Firmenbuch API aktuell nicht verfügbar';
@@ -19,7 +20,7 @@ export function documentContentType(key: string, stored: string | null): string 
 
 export function documentsRouter(deps: { sql: Sql; documents: DocumentSource; log: Logger }): Router {
   const router = new Router();
-  router.get('/documents/download/:documentKey', async (ctx) => {
+  router.get('/documents/download/:documentKey', conditionalGet('document'), async (ctx) => {
     parseQuery(noQuery, ctx.query);
     const key = pathText(ctx.params, 'documentKey');
     const [stored] = await deps.sql<{ content: Buffer | null; contentType: string | null; fileExtension: string | null }[]>`

@@ -8,6 +8,7 @@ import type { Sql } from '../../runtime/db.js';
 import { fnrFilterValue } from '../../schemas/identifiers.js';
 import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
+import { conditionalGet } from '../middleware/conditionalGet.js';
 import { presentPage } from '../presenters/envelope.js';
 import { LICENCE_CATALOGUE_JOIN, licenceJson, LICENCE_ORDER, presentLicence, type LicenceRow } from '../presenters/licences.js';
 import { noQuery, pagingShape, parseQuery, pathText } from '../validation.js';
@@ -152,7 +153,7 @@ export function peopleRouter(sql: Sql): Router {
     ctx.body = presentPage(rows.map((r) => ({ personId: r.personId, name: r.name, birthDate: isoDate(r.birthDate) })), q.page, q.pageSize, total);
   });
 
-  router.get('/people/:personId', async (ctx) => {
+  router.get('/people/:personId', conditionalGet('profile'), async (ctx) => {
     parseQuery(noQuery, ctx.query);
     const personId = pathText(ctx.params, 'personId');
     const person = await personByIdOrSpelling(sql, personId);

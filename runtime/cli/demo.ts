@@ -53,7 +53,7 @@ runMain(async () => {
     sql: rt.sql, log: rt.log, port: rt.config.PORT, redisUrl: rt.redisUrl, search,
     metrics: metrics.registry, queues: Object.values(queues.queues), adminToken,
     documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 })),
-    tradeExtracts: trades.extracts,
+    tradeExtracts: trades.extracts, corsOrigins: rt.config.CORS_ORIGINS,
   });
   const origin = new URL(api.baseUrl).origin;
   console.log([

@@ -86,7 +86,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(Object.keys(schemas.ProblemDetails.properties)).toEqual(
       expect.arrayContaining(['title', 'status', 'detail', 'instance', 'traceId', 'correlationId', 'errors']),
     );
-    const oenace = doc.paths['/oenace'].get.parameters.map((p: { name: string }) => p.name);
+    const oenace = doc.paths['/oenace'].get.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
     expect(oenace).toEqual(['search', 'level', 'version', 'page', 'pageSize']);
     const pageSize = doc.paths['/courts'].get.parameters.find((p: { name: string }) => p.name === 'pageSize');
     expect(pageSize.schema).toMatchObject({ maximum: 1000, default: 10 });

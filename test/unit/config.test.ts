@@ -16,6 +16,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ USAGE_FLUSH_INTERVAL_SECONDS: '61' })).toThrow(ConfigError);
   });
 
+  it('reads CORS_ORIGINS as a list of exact origins or *, none by default', () => {
+    expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: ' https://app.example.org, http://localhost:5173 ,' }).CORS_ORIGINS).toEqual(['https://app.example.org', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).CORS_ORIGINS).toEqual(['*']);
+    // A path (or a bare host) is no origin: a browser never sends one, so it would silently allow nothing.
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.org/' })).toThrow(ConfigError);
+    expect(() => loadConfig({ CORS_ORIGINS: 'app.example.org' })).toThrow(ConfigError);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ ELASTICSEARCH_URL: '', REDIS_URL: ' ' }).ELASTICSEARCH_URL).toBeUndefined();
   });
