@@ -46,7 +46,8 @@ import { exportRouter } from './routes/exports.js';
 import { healthRouter } from './routes/health.js';
 import { listRouter } from './routes/lists.js';
 import { DOCS_PATH, OPENAPI_PATH, openApiRouter } from './routes/openapi.js';
-import { ADMIN_QUEUES_PATH, adminGuard, metricsRouter, queueBoard } from './routes/operations.js';
+import { adminSessions } from './routes/adminSession.js';
+import { ADMIN_QUEUES_PATH, adminGuard, adminLoginRouter, metricsRouter, queueBoard } from './routes/operations.js';
 import { queryRouter } from './routes/queries.js';
 import { tradesRouter } from './routes/trades.js';
 import { statusRouter } from './routes/status.js';
@@ -92,11 +93,13 @@ export interface AppDeps {
   tradeExtracts?: TradeExtractSource;
   /** How long an extract request waits for its job before a 503 (default 25 s). */
   tradeExtractWaitMs?: number;
-  /** Prometheus registry served at /metrics. */
+  /** Prometheus registry served at /metrics (with adminToken, metricsToken or an operator session). */
   metrics?: Registry;
   /** Queues shown on the operator board at /admin/queues (needs adminToken). */
   queues?: Queue[];
   adminToken?: string;
+  /** A token that opens /metrics only (Prometheus), not the board. */
+  metricsToken?: string;
   /** Exports running at once in this process (EXPORT_CONCURRENCY); more wait briefly, then get 503. */
   exportConcurrency?: number;
   /** The dashboard (/app) and OAuth authorization server (api/web/webApp.ts); on with the access chain unless false. */
@@ -156,9 +159,16 @@ function accessChains(deps: AppDeps, clock: Clock): { data: Middleware[]; accoun
 
 function mountOperations(app: Koa, deps: AppDeps): void {
   app.use(healthRouter(deps.sql).routes());
-  if (deps.metrics) app.use(metricsRouter(deps.metrics).routes());
+  const clock = deps.clock ?? systemClock;
+  const sessions = deps.adminToken ? adminSessions(deps.adminToken) : undefined;
+  if (deps.adminToken && sessions) app.use(adminLoginRouter(deps.adminToken, sessions, clock).routes());
+  if (deps.metrics) {
+    const guard = adminGuard({ tokens: [deps.adminToken, deps.metricsToken].filter((t): t is string => !!t), sessions, clock });
+    const metrics = metricsRouter(deps.metrics).routes() as Middleware;
+    app.use((ctx, next) => (ctx.path === '/metrics' ? guard(ctx, () => metrics(ctx, next)) : next()));
+  }
   if (deps.queues && deps.adminToken) {
-    const guard = adminGuard(deps.adminToken);
+    const guard = adminGuard({ tokens: [deps.adminToken], sessions, clock });
     const board = queueBoard(deps.queues);
     app.use(async (ctx, next) => (ctx.path.startsWith(ADMIN_QUEUES_PATH) ? guard(ctx, () => board(ctx, next)) : next()));
   }

@@ -108,8 +108,10 @@ const configSchema = z.object({
   WEB_SIGNUP_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   /** How long a rotated API key's previous secret keeps working. */
   KEY_ROTATION_GRACE_MINUTES: z.coerce.number().min(0).max(7 * 24 * 60).default(60),
-  /** Token for the operator pages (/admin/queues). Unset: the admin pages are off. */
+  /** Token for the operator pages (/admin/queues, /admin/login, /metrics), in a header or by the sign-in form. Unset: the board is off. */
   ADMIN_TOKEN: optionalString,
+  /** Bearer token that opens /metrics only (Prometheus's scrape); unset: /metrics needs ADMIN_TOKEN. */
+  METRICS_TOKEN: optionalString,
   /** Directory for embedded Postgres / Redis data when no server is given or found. */
   DATA_DIR: z.string().default('.data'),
 });

@@ -1,6 +1,6 @@
 // npm run demo: the whole service on this machine with the bundled data. Finds or starts Postgres and
 // Redis, migrates, loads catalogues, issues a fresh demo API key, serves on PORT (default 8080) and
-// prints the base URL and the key, and the operator's pages (Bull Board with its token, /metrics).
+// prints the base URL and the key, and the operator's pages (sign-in with the admin token, Bull Board, /metrics).
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
 import { startApi } from '../../api/server.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
@@ -56,6 +56,8 @@ runMain(async () => {
     tradeExtracts: trades.extracts, corsOrigins: rt.config.CORS_ORIGINS,
   });
   const origin = new URL(api.baseUrl).origin;
+  // A configured token is the operator's secret and stays out of the output; a generated one is shown once.
+  const shownToken = rt.config.ADMIN_TOKEN ? 'your ADMIN_TOKEN' : `the token ${adminToken}   (a token for this run; set ADMIN_TOKEN to keep one)`;
   console.log([
     '', 'Service running.',
     `  base URL:     ${api.baseUrl}`,
@@ -64,8 +66,9 @@ runMain(async () => {
     `  dashboard:    ${origin}/app   (sign up, API keys, usage, connected AI tools; OAuth metadata at ${origin}/.well-known/oauth-authorization-server)`,
     `  docs:         ${api.baseUrl}/docs`,
     `  status:       ${api.baseUrl}/status`,
-    `  queues:       ${origin}/admin/queues?token=${adminToken}${rt.config.ADMIN_TOKEN ? '' : '   (a token for this run; set ADMIN_TOKEN to keep one)'}`,
-    `  metrics:      ${origin}/metrics`, '',
+    `  operator:     ${origin}/admin/login   sign in with ${shownToken}`,
+    `  queues:       ${origin}/admin/queues   (after sign-in)`,
+    `  metrics:      ${origin}/metrics   (after sign-in, or curl -H "Authorization: Bearer <token>")`, '',
   ].join('\n'));
   onShutdown(rt.log, [api.close, async () => search.close?.(), indexers.close, register.close, trades.close, queues.close, rt.close]);
 });

@@ -83,7 +83,7 @@ runMain(async () => {
     if (search.close) closers.push(search.close);
     const api = await startApi({
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
-      queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN,
+      queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN, metricsToken: config.METRICS_TOKEN,
       search, maxConnections: config.API_MAX_CONNECTIONS, exportConcurrency: config.EXPORT_CONCURRENCY, corsOrigins: config.CORS_ORIGINS,
       tradeExtracts: pipeline?.queues.gisa ? gisaExtractSource(rt.sql, pipeline.queues.gisa) : undefined,
       documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({

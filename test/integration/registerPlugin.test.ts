@@ -107,7 +107,7 @@ describe('a register added to the list', () => {
       try {
         const board = (await (await http.get('/admin/queues/api/queues', { 'x-admin-token': 'op-secret' })).json()) as { queues: Array<{ name: string }> };
         expect(board.queues.map((q) => q.name)).toEqual(expect.arrayContaining([tiny.name, 'firmenbuch']));
-        const text = await (await http.get('/metrics')).text();
+        const text = await (await http.get('/metrics', { authorization: 'Bearer op-secret' })).text();
         expect(text).toMatch(new RegExp(`queue_jobs\\{queue="${tiny.name}",state="completed"\\} \\d+`));
       } finally {
         await http.close();

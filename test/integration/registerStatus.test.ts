@@ -53,7 +53,7 @@ describe('register freshness', () => {
     const queue = new Queue('firmenbuch', { connection: redis, prefix });
     const metrics = createMetrics();
     registerFreshnessMetrics(metrics.registry, db.sql);
-    const http = await serve(createApp({ sql: db.sql, log, metrics: metrics.registry, queues: [queue], access: { redis, redisPrefix: `${prefix}:api:` } }));
+    const http = await serve(createApp({ sql: db.sql, log, metrics: metrics.registry, metricsToken: 'scrape-secret', queues: [queue], access: { redis, redisPrefix: `${prefix}:api:` } }));
     try {
       const res = await http.get('/api/v1/status');
       expect(res.status).toBe(200);
@@ -64,7 +64,7 @@ describe('register freshness', () => {
       // The watermark is the end of yesterday: at most a day behind now.
       expect(status.lagSeconds).toBeGreaterThanOrEqual(0);
       expect(status.lagSeconds).toBeLessThanOrEqual(86_400);
-      const text = await (await http.get('/metrics')).text();
+      const text = await (await http.get('/metrics', { authorization: 'Bearer scrape-secret' })).text();
       expect(text).toMatch(/register_watermark_lag_seconds\{register="firmenbuch"\} \d+/);
       expect(text).toMatch(/register_last_success_timestamp_seconds\{register="firmenbuch"\} \d+/);
     } finally {

@@ -61,7 +61,7 @@ beforeAll(async () => {
   const nowhere = 'http://127.0.0.1:9/';
   service = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'runtime/cli/start.ts'], {
     env: {
-      ...process.env, DATABASE_URL: db.url, REDIS_URL: redisUrl(), PORT: '0', LOG_LEVEL: 'warn', ELASTICSEARCH_URL: '',
+      ...process.env, DATABASE_URL: db.url, REDIS_URL: redisUrl(), PORT: '0', LOG_LEVEL: 'warn', ELASTICSEARCH_URL: '', METRICS_TOKEN: 'scrape-secret',
       FIRMENBUCH_URL: firmenbuchUrl, GISA_URL: nowhere, EDIKTE_URL: nowhere, BMF_LSU_URL: nowhere,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,7 +117,7 @@ it('npm start keeps answering API requests while every Firmenbuch answer is endl
   expect(new Set(statuses)).toEqual(new Set([200]));
 
   // Each endless answer was cut at the body limit and failed its job at once: nothing was retried on it.
-  const metrics = await (await fetch(`${origin}/metrics`)).text();
+  const metrics = await (await fetch(`${origin}/metrics`, { headers: { authorization: 'Bearer scrape-secret' } })).text();
   const failed = /pipeline_jobs_total\{register="firmenbuch",job="firmenbuch\.(?:company|document)Changes",outcome="failed"\} (\d+)/g;
   expect([...metrics.matchAll(failed)].reduce((n, m) => n + Number(m[1]), 0)).toBeGreaterThanOrEqual(1);
   expect(metrics).not.toMatch(/pipeline_jobs_total\{register="firmenbuch",job="firmenbuch\.(?:company|document)Changes",outcome="retry"\}/);
