@@ -39,6 +39,9 @@ const configSchema = z.object({
   GISA_EXTRACTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   GISA_QUOTA_WINDOW_MS: z.coerce.number().int().min(100).default(61_000),
   GISA_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Largest GISA answer accepted, in MiB: data calls, and extracts (GetAuszug, a signed PDF). */
+  GISA_MAX_BODY_MB: z.coerce.number().min(0.01).max(400).default(16),
+  GISA_MAX_EXTRACT_MB: z.coerce.number().min(0.01).max(400).default(32),
   GISA_EXTRACT_FIRST_POLL_MS: z.coerce.number().int().min(0).default(2000),
   GISA_EXTRACT_POLL_MS: z.coerce.number().int().min(10).default(10_000),
   EDIKTE_URL: urlWithDefault('https://iwg.justiz.gv.at/edikte/id/idiwg8.nsf/api/data'),
@@ -48,11 +51,15 @@ const configSchema = z.object({
   EDIKTE_POLL_HOURS: z.coerce.number().min(0.1).default(4),
   EDIKTE_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(5),
   EDIKTE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Largest Ediktsdatei answer accepted (a view page or an edict), in MiB. */
+  EDIKTE_MAX_BODY_MB: z.coerce.number().min(0.01).max(400).default(16),
   EDIKTE_RELINK_MINUTES: z.coerce.number().min(1).default(15),
   BMF_LSU_URL: urlWithDefault('https://service.bmf.gv.at/service/allg/lsu/__Gen_Csv.asp'),
   /** How often the BMF list of bogus companies is downloaded (hours; it changes a few times a week), and the download's timeout. */
   BMF_LSU_POLL_HOURS: z.coerce.number().min(0.1).default(24),
   BMF_LSU_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Largest BMF list accepted, in MiB (the list is about 250 KB). */
+  BMF_LSU_MAX_BODY_MB: z.coerce.number().min(0.01).max(400).default(16),
   /**
    * Which parts `npm start` runs in this process: any of api, pipeline, indexer (comma-separated).
    * One process runs all three by default; docker-compose runs one part per container.

@@ -7,6 +7,7 @@ import type { Job } from 'bullmq';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { UnrecoverableInputError, UpstreamUnavailableError } from '../jobs/errors.js';
+import { UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import type { Enqueue, Handlers, RegisterRunReport } from '../register.js';
 import type { BMF_JOBS } from './jobs.js';
 import { applyListVersion, linkCounts, readListState, recordRefusal, relinkListings, type RefusalReason } from './listingStore.js';
@@ -41,7 +42,11 @@ export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
   return {
     poll: async (payload, job: Job) => {
       const state = await readListState(sql);
-      const reply = await client.fetchList(state);
+      const reply = await client.fetchList(state).catch((err: unknown) => {
+        // The same URL would bring the same bytes: refused like an unreadable list, nothing kept.
+        if (err instanceof UpstreamBodyTooLargeError) return refuse('too-large', err.message, '', null);
+        throw err;
+      });
       let result: unknown;
       if (reply.status === 'not-modified') {
         // The list is as it was; companies stored since may link to it now.

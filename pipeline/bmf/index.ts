@@ -5,6 +5,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sql } from '../../runtime/db.js';
 import { defineRegister } from '../register.js';
+import { MiB } from '../upstream/bodyLimit.js';
 import { bmfHandlers } from './bmfJobs.js';
 import { BMF_JOBS } from './jobs.js';
 import { LsuClient } from './lsuClient.js';
@@ -25,9 +26,12 @@ export const bmf = defineRegister({
   name: 'bmf',
   jobs: BMF_JOBS,
   // One request a day: no rate to speak of.
-  upstream: (config) => ({ baseUrl: config.BMF_LSU_URL, ratePerSecond: 1, timeoutMs: config.BMF_LSU_TIMEOUT_MS }),
+  upstream: (config) => ({
+    baseUrl: config.BMF_LSU_URL, ratePerSecond: 1, timeoutMs: config.BMF_LSU_TIMEOUT_MS,
+    maxBodyBytes: { records: config.BMF_LSU_MAX_BODY_MB * MiB, documents: config.BMF_LSU_MAX_BODY_MB * MiB },
+  }),
   handlers: ({ sql, log, enqueue, upstream, onUpstreamRequest, onRun }) => {
-    const client = new LsuClient({ url: upstream.baseUrl, timeoutMs: upstream.timeoutMs, onRequest: onUpstreamRequest });
+    const client = new LsuClient({ url: upstream.baseUrl, timeoutMs: upstream.timeoutMs, maxBodyBytes: upstream.maxBodyBytes?.records, onRequest: onUpstreamRequest });
     return { handlers: bmfHandlers({ sql, client, enqueue, log, onRun }) };
   },
   schedules: (config) => [{ id: 'bmf.poll', everyMs: Math.round(config.BMF_LSU_POLL_HOURS * 3_600_000), job: 'poll', data: {} }],

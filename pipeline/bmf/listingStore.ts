@@ -19,7 +19,7 @@ const BMF_LOCK = 0x424d464c; // 'BMFL'
 
 type JsonRows = Parameters<Sql['json']>[0];
 
-export type RefusalReason = 'empty' | 'too-many-removals' | 'no-footer' | 'unreadable';
+export type RefusalReason = 'empty' | 'too-many-removals' | 'no-footer' | 'unreadable' | 'too-large';
 
 export interface ListState {
   /** The version applied last (`YYYY-MM-DDTHH:MM:SS`), null before the first. */

@@ -1,14 +1,21 @@
 // The BMF list download: one GET of BMF_LSU_URL, conditional when an earlier answer gave an ETag or
 // Last-Modified (a 304 means the list is as it was), the body decoded from ISO-8859-1. What comes back
 // is classified as the job runner needs it: 429 -> UpstreamThrottledError; network errors, timeouts,
-// a body that breaks off, 401/403 and other HTTP failures -> UpstreamUnavailableError (retried).
+// a body that breaks off, 401/403 and other HTTP failures -> UpstreamUnavailableError (retried); a body
+// over maxBodyBytes -> UpstreamBodyTooLargeError (unrecoverable: the same URL brings the same bytes).
 // Whether a 200's body is the whole list is for the caller (lsuListComplete) to say.
 import { UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import type { UpstreamRequestEvent } from '../register.js';
+import { MiB, readLimitedResponse, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
+
+/** Default of BMF_LSU_MAX_BODY_MB: the list of about 1,500 entries is about 250 KB. */
+export const LSU_DEFAULT_MAX_BODY_BYTES = 16 * MiB;
 
 export interface LsuClientOptions {
   url: string;
   timeoutMs?: number;
+  /** Largest list accepted, in bytes. */
+  maxBodyBytes?: number;
   onRequest?: (event: UpstreamRequestEvent) => void;
 }
 
@@ -48,8 +55,9 @@ export class LsuClient {
       try {
         res = await fetch(this.options.url, { headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000) });
         status = res.status;
-        bytes = new Uint8Array(await res.arrayBuffer());
+        bytes = await readLimitedResponse(res, { upstream: UPSTREAM, operation: 'list', limitBytes: this.options.maxBodyBytes ?? LSU_DEFAULT_MAX_BODY_BYTES });
       } catch (err) {
+        if (err instanceof UpstreamBodyTooLargeError) throw err;
         throw new UpstreamUnavailableError(UPSTREAM, null, `BMF list download failed: ${(err as Error).message}`, { cause: err });
       }
       if (res.status === 304) return { status: 'not-modified' };

@@ -6,6 +6,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sql } from '../../runtime/db.js';
 import { defineRegister } from '../register.js';
+import { MiB } from '../upstream/bodyLimit.js';
 import { edikteHandlers } from './edikteJobs.js';
 import { IwgClient } from './iwgClient.js';
 import { EDIKTE_JOBS } from './jobs.js';
@@ -42,12 +43,13 @@ export const edikte = defineRegister({
     baseUrl: config.EDIKTE_URL,
     ratePerSecond: config.EDIKTE_RATE_PER_SECOND,
     timeoutMs: config.EDIKTE_TIMEOUT_MS,
+    maxBodyBytes: { records: config.EDIKTE_MAX_BODY_MB * MiB, documents: config.EDIKTE_MAX_BODY_MB * MiB },
     credentials: { user: config.EDIKTE_USER, password: config.EDIKTE_PASSWORD },
   }),
   handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest, onRun }) => {
     const client = new IwgClient({
       baseUrl: upstream.baseUrl, user: upstream.credentials?.user, password: upstream.credentials?.password, timeoutMs: upstream.timeoutMs,
-      ratePerSecond: upstream.ratePerSecond, log, onRequest: onUpstreamRequest,
+      ratePerSecond: upstream.ratePerSecond, log, onRequest: onUpstreamRequest, maxBodyBytes: upstream.maxBodyBytes?.records,
     });
     return { handlers: edikteHandlers({ sql, client, enqueue, enqueueMany, log, onRun }), close: () => client.close() };
   },

@@ -5,21 +5,22 @@
 //   429 -> UpstreamThrottledError; 401/403 or Domino's login form (HTTP 200 HTML) -> IwgAuthenticationError
 //   (the queue pauses and the log says why); network errors, timeouts, 5xx and cut-off bodies ->
 //   UpstreamUnavailableError (retried); 404 of a document -> `gone`; a complete answer that does not
-//   read, or a 400/404 of a view -> unrecoverable (retrying brings the same).
+//   read, or a 400/404 of a view, or an answer over maxBodyBytes -> unrecoverable (retrying brings the same).
 import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from '../../runtime/logger.js';
 import type { ParsedNotice, ViewPage } from '../../schemas/courtNoticeRecords.js';
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import type { UpstreamRequestEvent } from '../register.js';
+import { collectLimitedBody, MiB, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { jsonDocumentComplete } from '../upstream/completeBody.js';
 import { isLoginForm, parseNoticeDocument, parseViewPage } from './iwgParser.js';
 
 const UPSTREAM = 'edikte';
 /** Most entries a page may hold (the interface's limit). */
 export const MAX_PAGE_SIZE = 100;
-/** Larger answers are refused while they arrive: a page of 100 entries is ~50 KB, an edict rarely 100 KB. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Default of EDIKTE_MAX_BODY_MB: a page of 100 entries is ~50 KB, an edict rarely 100 KB. */
+export const IWG_DEFAULT_MAX_BODY_BYTES = 16 * MiB;
 /** How long the queue pauses when the interface refuses the login: long enough not to hammer it, short enough to notice a fix. */
 export const AUTH_PAUSE_MS = 15 * 60_000;
 
@@ -42,6 +43,8 @@ export interface IwgClientOptions {
   user?: string;
   password?: string;
   timeoutMs?: number;
+  /** Larger answers are refused while they arrive, and fail the job at once. */
+  maxBodyBytes?: number;
   /**
    * Requests per second this client sends at most. A page job fetches its documents itself, so the
    * queue's limiter (jobs per second) no longer bounds requests; this does, per process.
@@ -79,7 +82,7 @@ export class IwgClient {
     this.agent.destroy();
   }
 
-  private get(path: string, headers: Record<string, string>): Promise<Reply> {
+  private get(operation: string, path: string, headers: Record<string, string>): Promise<Reply> {
     const timeoutMs = this.options.timeoutMs ?? 60_000;
     return new Promise<Reply>((resolve, reject) => {
       let settled = false;
@@ -94,17 +97,11 @@ export class IwgClient {
         agent: this.agent,
         headers: { Accept: 'application/json', ...(this.authorization ? { Authorization: this.authorization } : {}), ...headers },
       }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) return void res.destroy(new Error(`answer larger than ${MAX_BODY_BYTES} bytes`));
-          chunks.push(chunk);
-        });
-        res.on('error', (err) => settle(err));
-        res.on('end', () => settle(null, { status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        // A connection dropped mid-body ends without 'end'.
-        res.on('close', () => settle(new Error('connection closed before the answer was complete')));
+        // Rejects on a dropped connection too (it ends without 'end').
+        collectLimitedBody(res, { upstream: UPSTREAM, operation, limitBytes: this.options.maxBodyBytes ?? IWG_DEFAULT_MAX_BODY_BYTES }).then(
+          (body) => settle(null, { status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8') }),
+          (err: Error) => settle(err),
+        );
       });
       const timer = setTimeout(() => req.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
       req.on('error', (err) => settle(err));
@@ -129,8 +126,9 @@ export class IwgClient {
     try {
       let reply: Reply;
       try {
-        reply = await this.get(path, headers);
+        reply = await this.get(operation, path, headers);
       } catch (err) {
+        if (err instanceof UpstreamBodyTooLargeError) throw err;
         throw new UpstreamUnavailableError(UPSTREAM, null, `Ediktsdatei ${operation} failed: ${(err as Error).message}`, { cause: err });
       }
       status = reply.status;

@@ -4,8 +4,10 @@
 //   network, timeout, HTTP 5xx, a cut-off body, code 310    -> UpstreamUnavailableError (retried)
 //   code 1000 -> GisaNotFoundError; 320/1020 -> GisaJobLostError; other codes and unreadable answers
 //   -> GisaContentError / GisaResponseParseError (unrecoverable, the answer kept as raw input)
+//   an answer over its size limit (data calls, extracts)    -> UpstreamBodyTooLargeError (unrecoverable)
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import type { CallQuota } from '../jobs/callQuota.js';
+import { MiB, readLimitedResponse, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { xmlDocumentComplete } from '../upstream/completeBody.js';
 import type { TradeCatalogueEntry, TradeKind, TradeLicence, TradeLicenceHit } from '../../schemas/tradeRecords.js';
 import {
@@ -25,11 +27,17 @@ const QUOTA_CODE = '330';
 const QUOTA_TEXT = /kontingent|quota|limit/i;
 /** After code 300 (key unknown or expired) the queue waits this long: every call would fail alike. */
 const KEY_REFUSED_PAUSE_MS = 5 * 60_000;
+/** Defaults of GISA_MAX_BODY_MB and GISA_MAX_EXTRACT_MB: the catalogues are the largest data answers (well under 1 MB). */
+export const GISA_DEFAULT_MAX_BODY_BYTES = 16 * MiB;
+export const GISA_DEFAULT_MAX_EXTRACT_BYTES = 32 * MiB;
 
 export interface GisaClientOptions {
   baseUrl: string;
   apiKey?: string;
   timeoutMs?: number;
+  /** Largest answer accepted to a data call, and to GetAuszug (a signed PDF, base64 in the XML). */
+  maxBodyBytes?: number;
+  maxExtractBytes?: number;
   /** 200 data calls a minute per key (every method but StartGISAAuszug). */
   dataQuota?: CallQuota;
   /** 10 extract starts a minute per key. */
@@ -62,8 +70,12 @@ export class GisaClient {
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
         });
         status = res.status;
-        text = await res.text();
+        const limitBytes = method === 'GetAuszug'
+          ? this.options.maxExtractBytes ?? GISA_DEFAULT_MAX_EXTRACT_BYTES
+          : this.options.maxBodyBytes ?? GISA_DEFAULT_MAX_BODY_BYTES;
+        text = new TextDecoder().decode(await readLimitedResponse(res, { upstream: 'gisa', operation: method, limitBytes }));
       } catch (err) {
+        if (err instanceof UpstreamBodyTooLargeError) throw err;
         throw new UpstreamUnavailableError('gisa', null, `GISA ${method} failed: ${(err as Error).message}`, { cause: err });
       }
       if (res.status === 429) throw new UpstreamThrottledError('gisa', retryAfterMs(res.headers.get('retry-after')));

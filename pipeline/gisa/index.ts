@@ -5,6 +5,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sql } from '../../runtime/db.js';
 import { defineRegister } from '../register.js';
+import { MiB } from '../upstream/bodyLimit.js';
 import { GisaClient } from './gisaClient.js';
 import { gisaHandlers } from './gisaJobs.js';
 import { GISA_JOBS } from './jobs.js';
@@ -33,6 +34,7 @@ export const gisa = defineRegister({
     // Jobs may start briskly: the per-call quotas below are what bounds the calls.
     ratePerSecond: 50,
     timeoutMs: config.GISA_TIMEOUT_MS,
+    maxBodyBytes: { records: config.GISA_MAX_BODY_MB * MiB, documents: config.GISA_MAX_EXTRACT_MB * MiB },
     credentials: { apiKey: config.GISA_API_KEY },
     quotas: {
       data: { max: config.GISA_DATA_CALLS_PER_MINUTE, windowMs: config.GISA_QUOTA_WINDOW_MS },
@@ -45,6 +47,7 @@ export const gisa = defineRegister({
     const client = new GisaClient({
       baseUrl: upstream.baseUrl, apiKey: upstream.credentials?.apiKey, timeoutMs: upstream.timeoutMs,
       dataQuota, extractQuota: quota('extract'), onRequest: onUpstreamRequest,
+      maxBodyBytes: upstream.maxBodyBytes?.records, maxExtractBytes: upstream.maxBodyBytes?.documents,
     });
     return { handlers: gisaHandlers({ sql, client, enqueueMany, log, dataQuota, firstPollMs: upstream.tuning?.firstPollMs, pollMs: upstream.tuning?.pollMs }) };
   },

@@ -131,3 +131,34 @@ export function collectLimitedBody(res: IncomingMessage, options: LimitedBodyOpt
     res.on('close', () => finish(new Error('connection closed before the response was complete')));
   });
 }
+
+/**
+ * The same bound for a fetch() answer: a Content-Length over the limit is refused unread, otherwise
+ * the bytes are counted as they arrive (after decompression: what is held) and the transfer is
+ * cancelled at the limit. Other stream errors (timeouts, resets) reject as they are.
+ */
+export async function readLimitedResponse(res: Response, options: LimitedBodyOptions): Promise<Buffer> {
+  const { limitBytes } = options;
+  const header = res.headers.get('content-length');
+  const declared = header === null ? NaN : Number(header);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new UpstreamBodyTooLargeError(options.upstream, options.operation, limitBytes, 0, declared);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limitBytes) {
+      chunks.length = 0;
+      await reader.cancel().catch(() => undefined);
+      throw new UpstreamBodyTooLargeError(options.upstream, options.operation, limitBytes, received, null);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, received);
+}

@@ -6,8 +6,7 @@
 //   - entity expansion and external entities (DTDs), 100k-deep nesting and HTML instead of SOAP fail
 //     the job at once as unreadable input;
 //   - a slowloris answer (a byte now and then) ends at the timeout as a retryable transport fault.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { firmenbuch } from '../../pipeline/firmenbuch/index.js';
@@ -18,46 +17,26 @@ import { jobProcessor } from '../../pipeline/jobs/runJob.js';
 import { MiB, UpstreamBodyTooLargeError } from '../../pipeline/upstream/bodyLimit.js';
 import type { Sql } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
+import { endless as endlessBody, startHostileServer, type HostileServer } from '../helpers/hostileServer.js';
 
 const ENVELOPE_START = '<?xml version="1.0" encoding="UTF-8"?><S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>' +
   '<ns:AUSZUG_V2_RESPONSE xmlns:ns="ns://firmenbuch.justiz.gv.at/Abfrage/v2/AuszugResponse">';
 const ENVELOPE_END = '</ns:AUSZUG_V2_RESPONSE></S:Body></S:Envelope>';
 
-let server: Server;
+let server: HostileServer;
 let baseUrl: string;
-let answer: (req: IncomingMessage, res: ServerResponse) => void;
-/** Bytes the server got onto the wire for the current answer before the client went away. */
-let written = 0;
-const openResponses = new Set<ServerResponse>();
+/** How the server answers the current test's requests. */
+let answer: HostileServer['answer'];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    openResponses.add(res);
-    res.on('close', () => openResponses.delete(res));
-    req.resume();
-    req.on('end', () => answer(req, res));
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startHostileServer();
+  server.answer = (req, res) => answer(req, res);
+  baseUrl = server.url;
 });
-afterEach(() => {
-  for (const res of openResponses) res.destroy();
-  written = 0;
-});
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
+afterEach(() => server.reset());
+afterAll(() => server.close());
 
-/** Writes `chunk` over and over, as fast as the client reads, until the client goes away. */
-function endless(res: ServerResponse, chunk: Buffer, headers: Record<string, string | number> = {}): void {
-  res.writeHead(200, { 'Content-Type': 'text/xml', ...headers });
-  res.write(ENVELOPE_START);
-  const pump = () => {
-    while (!res.destroyed) {
-      written += chunk.length;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-  };
-  pump();
-}
+const endless = (res: ServerResponse, chunk: Buffer) => endlessBody(server, res, chunk, ENVELOPE_START);
 
 function soap(res: ServerResponse, body: string, status = 200, type = 'text/xml'): void {
   res.writeHead(status, { 'Content-Type': type });
@@ -118,10 +97,10 @@ describe('bodies over the limit', () => {
       expect(run.stored).toMatchObject({ failure: { name: 'UpstreamBodyTooLargeError' } });
       expect(run.stored).not.toHaveProperty('rawInput');
       // The client held at most the limit and one chunk; the server was stopped soon after.
-      expect(written).toBeLessThan(2 * MiB + 16 * MiB);
+      expect(server.written).toBeLessThan(2 * MiB + 16 * MiB);
       expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * MiB);
       await new Promise((r) => setTimeout(r, 50));
-      expect(openResponses.size).toBe(0);
+      expect(server.open.size).toBe(0);
       expect(uncaught).toEqual([]);
     } finally {
       process.off('uncaughtException', onUncaught);
@@ -246,6 +225,6 @@ describe('slowloris', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1000);
     expect(elapsed).toBeLessThan(3000);
     await new Promise((r) => setTimeout(r, 50));
-    expect(openResponses.size).toBe(0);
+    expect(server.open.size).toBe(0);
   });
 });
