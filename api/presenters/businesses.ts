@@ -58,6 +58,64 @@ interface HoldingRow extends PartyColumns {
   isCurrent: boolean;
 }
 
+/** A filed document, with what became of an annual account's content and parse. */
+interface DocumentRow {
+  documentKey: string;
+  typeCode: string | null;
+  typeText: string | null;
+  /** The register's DOKUMENTENDATUM (annual accounts come without one). */
+  documentDate: IsoDate;
+  /** The register's STICHTAG: the balance-sheet date of an annual account. */
+  balanceSheetDate: IsoDate;
+  filedOn: IsoDate;
+  contentType: string | null;
+  fileExtension: string | null;
+  sizeClass: string | null;
+  sizeBytes: number | null;
+  remark: string | null;
+  contentRefused: string | null;
+  parseError: string | null;
+  /** The parsed filing's documentDate (its fiscal year's end), when it parsed. */
+  parsedDate: IsoDate;
+  parsed: boolean;
+}
+
+/** The register's document type of annual accounts (Jahresabschluss). */
+const ANNUAL_ACCOUNT_TYPE = '48';
+
+export type ParseStatus = 'parsed' | 'failed' | 'pdfOnly' | 'pending';
+
+const isPdf = (d: DocumentRow) => /pdf/i.test(d.contentType ?? d.fileExtension ?? '') || /_PDF$/i.test(d.documentKey);
+
+/**
+ * What became of an annual account's figures: read (`parsed`), not readable (`failed`, with the reason:
+ * the parser's, or why the content was not taken), a PDF (`pdfOnly`: figures are read from XML filings
+ * only), or not fetched yet (`pending`).
+ */
+function parseOutcome(d: DocumentRow): { parseStatus: ParseStatus; parseError: string | null } {
+  if (d.parsed) return { parseStatus: 'parsed', parseError: null };
+  if (isPdf(d)) return { parseStatus: 'pdfOnly', parseError: null };
+  if (d.parseError !== null || d.contentRefused !== null) return { parseStatus: 'failed', parseError: d.parseError ?? d.contentRefused };
+  return { parseStatus: 'pending', parseError: null };
+}
+
+/**
+ * A document's date as the contract's documentDate means it: for an annual account the date its figures
+ * are for (the balance-sheet date; parsedJahresabschluesse[].documentDate of the same filing), else the
+ * date of the document as the register gives it.
+ */
+const documentDateOf = (d: DocumentRow): IsoDate =>
+  (d.typeCode === ANNUAL_ACCOUNT_TYPE ? d.parsedDate ?? d.balanceSheetDate ?? d.documentDate : d.documentDate);
+
+/** A holding's share of the registered capital in percent (2 decimals), where both amounts are known in one currency. */
+function sharePercent(h: HoldingRow, capital: { amount: string | null; currency: string | null }): number | null {
+  const total = toNumber(capital.amount);
+  const held = toNumber(h.capital);
+  if (!h.isCurrent || total === null || held === null || !(total > 0)) return null;
+  if (h.currency !== null && capital.currency !== null && h.currency !== capital.currency) return null;
+  return Math.round((held / total) * 10_000) / 100;
+}
+
 /** The company columns it shares with a screener hit, then its own. */
 export interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFormCode' | 'legalFormText' | 'courtCode' | 'courtText'> {
   status: string;
@@ -84,10 +142,7 @@ export interface ProfileRow extends Pick<ScreenerRow, 'fnr' | 'name' | 'legalFor
   functions: FunctionRow[] | null;
   holdings: HoldingRow[] | null;
   filings: FilingRow[] | null;
-  documents: {
-    documentKey: string; documentDate: IsoDate; balanceSheetDate: IsoDate; contentType: string | null; filedOn: IsoDate;
-    sizeClass: string | null; sizeBytes: number | null;
-  }[] | null;
+  documents: DocumentRow[] | null;
   bogus: {
     publishedOn: string; decisionFinalOn: IsoDate; deemedSince: IsoDate; name: string; address: string | null; uid: string | null;
     urCode: string | null; listedFnr: string | null; linkEvidence: string | null; linkConfidence: string | null;
@@ -165,6 +220,7 @@ export function presentProfile(p: Profile) {
     })),
     shareholders: p.holdings.map((h) => ({
       ...partyRef(h), name: h.partyName || null, capital: toNumber(h.capital), paidIn: toNumber(h.paidIn), currency: h.currency,
+      sharePercent: sharePercent(h, { amount: c.capitalAmount, currency: c.capitalCurrency }),
       since: h.since, until: h.until, isCurrent: h.isCurrent,
     })),
     registerEntries: p.entries.map((e) => ({
@@ -178,9 +234,14 @@ export function presentProfile(p: Profile) {
       firstPublishedOn: n.firstPublishedOn, lastPublishedOn: n.lastPublishedOn,
       link: { evidence: n.linkEvidence, confidence: toNumber(n.linkConfidence) },
     })),
-    annualAccountDocuments: p.documents.map((d) => ({
-      documentKey: d.documentKey, documentDate: d.documentDate, balanceSheetDate: d.balanceSheetDate,
-      contentType: d.contentType, filedOn: d.filedOn, sizeClass: d.sizeClass, sizeBytes: d.sizeBytes,
+    annualAccountDocuments: p.documents.filter((d) => d.typeCode === ANNUAL_ACCOUNT_TYPE).map((d) => ({
+      documentKey: d.documentKey, documentDate: documentDateOf(d), contentType: d.contentType, filedOn: d.filedOn,
+      sizeClass: d.sizeClass, sizeBytes: d.sizeBytes, ...parseOutcome(d),
+    })),
+    documents: p.documents.map((d) => ({
+      documentKey: d.documentKey, type: codeAndText(d.typeCode, d.typeText), documentDate: documentDateOf(d), filedOn: d.filedOn,
+      contentType: d.contentType, sizeBytes: d.sizeBytes, remark: d.remark,
+      ...(d.typeCode === ANNUAL_ACCOUNT_TYPE ? parseOutcome(d) : { parseStatus: null, parseError: null }),
     })),
     lastCrawledAt: c.lastCrawledAt instanceof Date ? c.lastCrawledAt.toISOString() : null,
   };

@@ -14,6 +14,12 @@ const party = {
   name: z.string().nullable(), since: z.string().nullable(), until: z.string().nullable(), isCurrent: z.boolean(),
 };
 
+const ParseStatus = z.enum(['parsed', 'failed', 'pdfOnly', 'pending']).meta({
+  description: 'What became of an annual account\'s figures: `parsed` (in parsedJahresabschluesse), `failed` (the XML could not be read, or its content was ' +
+    'not taken; parseError says why), `pdfOnly` (a PDF: figures are read from XML filings only), `pending` (not fetched yet).',
+});
+const ParseError = nullableString.meta({ description: 'Why the figures could not be read (parseStatus `failed`); null otherwise.' });
+
 const Profile = z
   .object({
     fnr: z.string(), name: z.string(), legalForm: codeText.nullable(), court: codeText.nullable(), isActive: z.boolean(),
@@ -64,7 +70,13 @@ const Profile = z
       ...party, functionCode: z.string(), functionText: nullableString,
       representation: codeText.nullable().meta({ description: 'Kind of representation power (Einzelvertretung, Gemeinsame Vertretung, ...).' }),
     }).loose()).meta({ description: 'Registered functions, current first.' }),
-    shareholders: z.array(z.object({ ...party, capital: z.number().nullable(), paidIn: z.number().nullable(), currency: nullableString }).loose()),
+    shareholders: z.array(z.object({
+      ...party, capital: z.number().nullable(), paidIn: z.number().nullable(), currency: nullableString,
+      sharePercent: z.number().nullable().meta({
+        description: 'The holding\'s share of the registered capital in percent (2 decimals): for a current holding where the capital is known ' +
+          '(and both are in one currency); null otherwise.',
+      }),
+    }).loose()),
     registerEntries: z.array(z.object({
       vnr: z.string(), executedOn: nullableString, court: codeText.nullable(), az: nullableString, applicationTexts: z.array(z.string()),
     }).loose()),
@@ -78,9 +90,18 @@ const Profile = z
       }),
     }).loose()).meta({ description: 'Open court notices (Ediktsdatei: no Aufhebung, Einstellung or Nichteröffnung published yet), newest first.' }),
     annualAccountDocuments: z.array(z.object({
-      documentKey: z.string(), documentDate: nullableString, balanceSheetDate: nullableString, contentType: nullableString, filedOn: nullableString,
-      sizeClass: nullableString, sizeBytes: z.int().nullable(),
-    }).loose()).meta({ description: 'Filed annual accounts (PDF or XML), downloadable by documentKey.' }),
+      documentKey: z.string(),
+      documentDate: nullableString.meta({ description: 'The date the filing\'s figures are for (its balance-sheet date), as in parsedJahresabschluesse.' }),
+      contentType: nullableString, filedOn: nullableString, sizeClass: nullableString, sizeBytes: z.int().nullable(),
+      parseStatus: ParseStatus, parseError: ParseError,
+    }).loose()).meta({ description: 'Filed annual accounts (PDF or XML), newest first, downloadable by documentKey, each with what became of its figures.' }),
+    documents: z.array(z.object({
+      documentKey: z.string(), type: codeText.nullable().meta({ description: 'Document type as the register gives it (48 Jahresabschluss, 42 Gesellschaftsvertrag, ...).' }),
+      documentDate: nullableString.meta({ description: 'Annual accounts: the date their figures are for; other documents: the date of the document as the register gives it.' }),
+      filedOn: nullableString, contentType: nullableString, sizeBytes: z.int().nullable(), remark: nullableString,
+      parseStatus: ParseStatus.nullable().meta({ description: 'Annual accounts only (see annualAccountDocuments); null for other documents.' }),
+      parseError: ParseError,
+    }).loose()).meta({ description: 'Every document the company filed (Urkundensammlung), newest first (by documentDate), downloadable by documentKey.' }),
     lastCrawledAt: nullableString,
   })
   .loose()
@@ -101,6 +122,22 @@ const filing = (documentKey: string, sizeClass: string, format: string, pnlMetho
     format, pnlMethod, kind: 'Jahresabschluss', filedOn, ...values,
   };
 };
+
+const ANNUAL_ACCOUNT = { code: '48', text: 'Jahresabschluss' };
+const ANNUAL_ACCOUNT_DOCUMENTS = [
+  {
+    documentKey: '030435_0070202507812_000___000_30_41873215_XML', documentDate: '2024-12-31', contentType: 'application/xml', filedOn: '2025-07-28',
+    sizeClass: 'mittelgroß', sizeBytes: 48213, parseStatus: 'parsed', parseError: null,
+  },
+  {
+    documentKey: '030435_0070202507812_000___000_30_41873216_PDF', documentDate: '2024-12-31', contentType: 'application/pdf', filedOn: '2025-07-28',
+    sizeClass: 'mittelgroß', sizeBytes: 412877, parseStatus: 'pdfOnly', parseError: null,
+  },
+  {
+    documentKey: '030435_0070202408290_000___000_30_39120448_XML', documentDate: '2023-12-31', contentType: 'application/xml', filedOn: '2024-08-29',
+    sizeClass: 'klein', sizeBytes: 21977, parseStatus: 'parsed', parseError: null,
+  },
+];
 
 const companyProfileExample = {
   fnr: '30435h',
@@ -153,11 +190,11 @@ const companyProfileExample = {
   ],
   shareholders: [
     {
-      type: 'person', personId: 'andrea-müller-1972-04-18', name: 'Andrea Müller', capital: 24500, paidIn: 24500, currency: 'EUR',
+      type: 'person', personId: 'andrea-müller-1972-04-18', name: 'Andrea Müller', capital: 24500, paidIn: 24500, currency: 'EUR', sharePercent: 70,
       since: '2011-03-01', until: null, isCurrent: true,
     },
     {
-      type: 'company', fnr: '388410t', name: 'Murtal Beteiligungsverwaltung GmbH', capital: 10500, paidIn: 10500, currency: 'EUR',
+      type: 'company', fnr: '388410t', name: 'Murtal Beteiligungsverwaltung GmbH', capital: 10500, paidIn: 10500, currency: 'EUR', sharePercent: 30,
       since: '2016-05-20', until: null, isCurrent: true,
     },
   ],
@@ -175,14 +212,12 @@ const companyProfileExample = {
       firstPublishedOn: '2025-10-14', lastPublishedOn: '2025-11-03', link: { evidence: 'register-fn', confidence: 1 },
     },
   ],
-  annualAccountDocuments: [
+  annualAccountDocuments: ANNUAL_ACCOUNT_DOCUMENTS,
+  documents: [
+    ...ANNUAL_ACCOUNT_DOCUMENTS.map(({ sizeClass: _sizeClass, ...d }) => ({ ...d, type: ANNUAL_ACCOUNT, remark: null })),
     {
-      documentKey: '030435_0070202507812_000___000_30_41873215_XML', documentDate: '2025-07-28', balanceSheetDate: '2024-12-31',
-      contentType: 'application/xml', filedOn: '2025-07-28', sizeClass: 'mittelgroß', sizeBytes: 48213,
-    },
-    {
-      documentKey: '030435_0070202507812_000___000_30_41873216_PDF', documentDate: '2025-07-28', balanceSheetDate: '2024-12-31',
-      contentType: 'application/pdf', filedOn: '2025-07-28', sizeClass: 'mittelgroß', sizeBytes: 412877,
+      documentKey: '030435_0070201100412_000___000_00_8812044_PDF', type: { code: '42', text: 'Gesellschaftsvertrag' }, documentDate: '2011-02-21',
+      filedOn: '2011-02-25', contentType: 'application/pdf', sizeBytes: 188410, remark: 'Neufassung', parseStatus: null, parseError: null,
     },
   ],
   lastCrawledAt: '2025-11-04T06:15:12.000Z',
@@ -193,7 +228,8 @@ export function registerCompanyProfileDocs(registry: OpenAPIRegistry): void {
     operationId: 'getCompanyProfile', request: '/businesses/30435h',
     description: 'Everything known about one company: register data (names, addresses, capital, purpose, functions, shareholders, register ' +
       'entries), derived industry codes, every parsed annual account with its 47 figures (expenses negative as filed; GET /keyfigures), ' +
-      'trade licences, open court notices, the bogus-company listing and the filed documents. An unknown fnr is a 404.',
+      'trade licences, open court notices, the bogus-company listing and every filed document (annual accounts with what became of their ' +
+      'figures: parseStatus). Shareholders carry their share of the capital in percent. An unknown fnr is a 404.',
     params: fnrPath, problems: [404],
     examples: registerExample(registry, 'CompanyProfile', 'A GmbH with two filings, functions, shareholders and an open court notice', companyProfileExample),
   });

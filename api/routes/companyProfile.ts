@@ -67,10 +67,14 @@ async function loadProfile(sql: Sql, fnr: string): Promise<Profile | null> {
                      'sizeClass', aa.size_class, 'format', aa.format, 'pnlMethod', aa.pnl_method, 'kind', aa.kind, 'filedOn', aa.filed_on,
                      'figures', aa.figures) ORDER BY aa.document_date DESC NULLS LAST, aa.document_key DESC)
               FROM annual_account aa WHERE aa.fnr = c.fnr) AS filings,
-           (SELECT json_agg(json_build_object('documentKey', d.document_key, 'documentDate', d.document_date,
-                     'balanceSheetDate', d.balance_sheet_date, 'contentType', d.content_type, 'filedOn', d.filed_on,
-                     'sizeClass', d.size_class, 'sizeBytes', d.size_bytes) ORDER BY d.balance_sheet_date DESC NULLS LAST, d.document_key DESC)
-              FROM document d WHERE d.fnr = c.fnr AND d.document_type_code = '48') AS documents,
+           -- Every filed document; for annual accounts (type 48) also what became of its parse.
+           (SELECT json_agg(json_build_object('documentKey', d.document_key, 'typeCode', d.document_type_code, 'typeText', d.document_type_text,
+                     'documentDate', d.document_date, 'balanceSheetDate', d.balance_sheet_date, 'filedOn', d.filed_on,
+                     'contentType', d.content_type, 'fileExtension', d.file_extension, 'sizeClass', d.size_class, 'sizeBytes', d.size_bytes,
+                     'remark', d.remark, 'contentRefused', d.content_refused,
+                     'parseError', d.parse_error, 'parsedDate', aa.document_date, 'parsed', aa.document_key IS NOT NULL)
+                     ORDER BY coalesce(aa.document_date, d.balance_sheet_date, d.document_date) DESC NULLS LAST, d.filed_on DESC NULLS LAST, d.document_key DESC)
+              FROM document d LEFT JOIN annual_account aa ON aa.document_key = d.document_key WHERE d.fnr = c.fnr) AS documents,
            (SELECT json_agg(json_build_object('publishedOn', bp.published_on, 'decisionFinalOn', bp.decision_final_on,
                      'deemedSince', bp.deemed_since, 'name', bl.name, 'address', bl.address, 'uid', bl.uid, 'urCode', bl.ur_code,
                      'listedFnr', bl.listed_fnr, 'linkEvidence', bl.link_evidence, 'linkConfidence', bl.link_confidence::text)

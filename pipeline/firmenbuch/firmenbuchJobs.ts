@@ -15,6 +15,7 @@ import {
   refuseDocumentContent,
   storeAnnualAccountsBatch,
   storeDocumentContent,
+  storeUnparsedDocument,
   storeDocumentListingsBatch,
   type DocumentStoreResult,
 } from '../store/documentStore.js';
@@ -192,7 +193,8 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
       try {
         parsed = parseAnnualAccount(xml);
       } catch (err) {
-        await storeDocumentContent(sql, documentKey, doc.content, null);
+        // Kept with the reason: the profile says the filing failed, and npm run reparse retries it.
+        await storeUnparsedDocument(sql, documentKey, doc.content, (err as Error).message);
         throw new UnrecoverableInputError(`annual account ${documentKey} does not parse: ${(err as Error).message}`, xml, { cause: err });
       }
       let stored;

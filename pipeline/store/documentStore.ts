@@ -104,6 +104,25 @@ export async function storeDocumentContent(sql: Sql, key: string, content: Buffe
      WHERE document_key = ${key}`;
 }
 
+/** The longest parse error kept on a document: the parser's message names the element, not the whole input. */
+const MAX_PARSE_ERROR_CHARS = 1000;
+
+/**
+ * Keeps the bytes of an annual account that does not parse, with the parser's reason: the profile
+ * shows the filing as failed, and npm run reparse tries it again. A later successful parse clears it.
+ */
+export async function storeUnparsedDocument(sql: Sql, key: string, content: Buffer, reason: string): Promise<void> {
+  await sql`
+    UPDATE document SET content = ${content}, text_content = NULL, content_fetched_at = now(),
+           size_bytes = coalesce(size_bytes, ${content.length}), parse_error = ${reason.slice(0, MAX_PARSE_ERROR_CHARS)}
+     WHERE document_key = ${key}`;
+}
+
+/** A stored annual account that still does not parse: the new reason replaces the old one. */
+export async function recordParseError(sql: Sql, key: string, reason: string): Promise<void> {
+  await sql`UPDATE document SET parse_error = ${reason.slice(0, MAX_PARSE_ERROR_CHARS)} WHERE document_key = ${key}`;
+}
+
 /** Records why a document's content is not stored (too large); its metadata stays as listed. */
 export async function refuseDocumentContent(sql: Sql, key: string, reason: string): Promise<void> {
   await sql`UPDATE document SET content_refused = ${reason}, updated_at = now() WHERE document_key = ${key}`;
@@ -245,13 +264,15 @@ async function annualAccountBatch(sql: Sql, items: AnnualAccountBatchItem[], fig
   // Row sets as JSON text; figures are spliced in as JSON text so their decimals stay exact.
   const compare = `[${items.map((item, i) => `{"document_key":${JSON.stringify(item.documentKey)},"figures":${figures[i]},"document_date":${JSON.stringify(item.parsed.documentDate)}}`).join(',')}]`;
   return sql.begin(async (tx) => {
-    const [, before] = await Promise.all([
+    const [, , before] = await Promise.all([
       Promise.all(items.map((item) => item.content
         ? tx`
             UPDATE document SET content = ${item.content}, text_content = ${null}, content_fetched_at = now(),
                    size_bytes = coalesce(size_bytes, ${item.content.length})
              WHERE document_key = ${item.documentKey}`
         : undefined)),
+      // A filing that parses now is no longer failed (a reparse, or a new fetch after a parser fix).
+      tx`UPDATE document SET parse_error = NULL WHERE document_key = ANY(${items.map((i) => i.documentKey)}::text[]) AND parse_error IS NOT NULL`,
       tx<{ documentKey: string; same: boolean }[]>`
         SELECT a.document_key, a.figures = r.figures AND a.document_date IS NOT DISTINCT FROM r.document_date AS same
           FROM annual_account a JOIN jsonb_to_recordset(${compare}::text::jsonb) AS r (document_key text, figures jsonb, document_date date)

@@ -196,11 +196,12 @@ describe('company profile', () => {
         { type: 'person', personId: 'zzedge-erika-1970-01-01', name: 'Erika Zzedge', functionCode: 'PR', functionText: 'Prokura alt',
           representation: null, since: null, until: '2019-12-31', isCurrent: false },
       ],
-      // A party's name: the person's, else the company's as stored here (900002b is not), else the organisation's.
+      // A party's name: the person's, else the company's as stored here (900002b is not), else the organisation's. No share
+      // in percent: the registered capital is 0.
       shareholders: [
-        { type: 'person', personId: 'zzedge-erika-1970-01-01', name: 'Erika Zzedge', capital: 0, paidIn: null, currency: null, since: null, until: null, isCurrent: true },
-        { type: 'company', fnr: '900002b', name: null, capital: 35000, paidIn: 17500.5, currency: 'EUR', since: '2019-01-01', until: null, isCurrent: true },
-        { type: 'organisation', organisationId: 'org-zzedge', name: 'Zzedge Holding Ltd', capital: 1.1, paidIn: 1.1, currency: 'ATS', since: null, until: '2001-12-31', isCurrent: false },
+        { type: 'person', personId: 'zzedge-erika-1970-01-01', name: 'Erika Zzedge', capital: 0, paidIn: null, currency: null, sharePercent: null, since: null, until: null, isCurrent: true },
+        { type: 'company', fnr: '900002b', name: null, capital: 35000, paidIn: 17500.5, currency: 'EUR', sharePercent: null, since: '2019-01-01', until: null, isCurrent: true },
+        { type: 'organisation', organisationId: 'org-zzedge', name: 'Zzedge Holding Ltd', capital: 1.1, paidIn: 1.1, currency: 'ATS', sharePercent: null, since: null, until: '2001-12-31', isCurrent: false },
       ],
       registerEntries: [
         { vnr: '001', executedOn: null, court: null, az: null, applicationTexts: [] },
@@ -225,9 +226,19 @@ describe('company profile', () => {
         { ediktId: 'ZZ-ED-3', aktenzeichen: null, court: null, proceeding: null, firstPublishedOn: null, lastPublishedOn: null,
           link: { evidence: 'manual', confidence: null } },
       ],
+      // Annual accounts dated by the date their figures are for (the parsed filing's), newest first; both parsed.
       annualAccountDocuments: [
-        { documentKey: 'ZZ_K2', documentDate: '2025-06-30', balanceSheetDate: '2024-12-31', contentType: 'application/pdf', filedOn: null, sizeClass: null, sizeBytes: null },
-        { documentKey: 'ZZ_K1', documentDate: '2024-06-30', balanceSheetDate: '2023-12-31', contentType: 'application/xml', filedOn: '2024-07-01', sizeClass: 'klein', sizeBytes: 2048 },
+        { documentKey: 'ZZ_K2', documentDate: '2024-12-31', contentType: 'application/pdf', filedOn: null, sizeClass: null, sizeBytes: null, parseStatus: 'parsed', parseError: null },
+        { documentKey: 'ZZ_K1', documentDate: '2023-12-31', contentType: 'application/xml', filedOn: '2024-07-01', sizeClass: 'klein', sizeBytes: 2048, parseStatus: 'parsed', parseError: null },
+      ],
+      // Every document, other types with the register's own date and no parse status.
+      documents: [
+        { documentKey: 'ZZ_OTHER', type: { code: '12', text: null }, documentDate: '2025-07-01', filedOn: null, contentType: 'application/pdf', sizeBytes: 10, remark: null,
+          parseStatus: null, parseError: null },
+        { documentKey: 'ZZ_K2', type: { code: '48', text: null }, documentDate: '2024-12-31', filedOn: null, contentType: 'application/pdf', sizeBytes: null, remark: null,
+          parseStatus: 'parsed', parseError: null },
+        { documentKey: 'ZZ_K1', type: { code: '48', text: null }, documentDate: '2023-12-31', filedOn: '2024-07-01', contentType: 'application/xml', sizeBytes: 2048, remark: null,
+          parseStatus: 'parsed', parseError: null },
       ],
       // As Date#toISOString() gives it: milliseconds, truncated, in UTC.
       lastCrawledAt: '2026-10-01T12:00:00.123Z',

@@ -132,8 +132,8 @@ interface FixtureFunction {
 }
 
 interface FixtureDocument {
-  documentKey: string; documentTypeCode: string | null; documentDate: string | null; balanceSheetDate: string | null;
-  contentType: string | null; filedOn: string | null; sizeClass: string | null; sizeBytes: number | null;
+  documentKey: string; documentTypeCode: string | null; documentTypeText: string | null; documentDate: string | null; balanceSheetDate: string | null;
+  contentType: string | null; filedOn: string | null; sizeClass: string | null; sizeBytes: number | null; remark: string | null;
 }
 
 interface FixtureCompany {
@@ -219,9 +219,9 @@ function readCompany(fnr: string): FixtureCompany {
   try {
     const listing = soapBody(`${FB}urkunden/${fnr}.xml`, 'SUCHEURKUNDERESPONSE');
     documents = kids(listing, 'ERGEBNIS').map((hit) => ({
-      documentKey: text(hit, 'KEY')!, documentTypeCode: text(kid(hit, 'DOKUMENTART'), 'CODE'), documentDate: date(text(hit, 'DOKUMENTENDATUM')),
-      balanceSheetDate: date(text(hit, 'STICHTAG')), contentType: text(hit, 'CONTENTTYPE'), filedOn: date(text(hit, 'EINGEREICHT')),
-      sizeClass: text(hit, 'GKL'), sizeBytes: num(text(hit, 'GROESSE')),
+      documentKey: text(hit, 'KEY')!, documentTypeCode: text(kid(hit, 'DOKUMENTART'), 'CODE'), documentTypeText: text(kid(hit, 'DOKUMENTART'), 'TEXT'),
+      documentDate: date(text(hit, 'DOKUMENTENDATUM')), balanceSheetDate: date(text(hit, 'STICHTAG')), contentType: text(hit, 'CONTENTTYPE'),
+      filedOn: date(text(hit, 'EINGEREICHT')), sizeClass: text(hit, 'GKL'), sizeBytes: num(text(hit, 'GROESSE')), remark: text(hit, 'BEMERKUNG'),
     }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -365,18 +365,34 @@ describe('company profile, every fixture company field by field', () => {
     }));
     const fnKey = (f: { functionCode: string; name: string | null; since: string | null }) => `${f.functionCode}|${f.name}|${f.since}`;
     expect(sortedBy(body.functions, fnKey)).toEqual(sortedBy(functions, fnKey));
+    // The share of the registered capital: current holdings of a company whose capital the extract gives, in its currency.
+    const shareOf = (f: FixtureFunction) => (f.isCurrent && f.capital !== null && c.capital && c.capital.amount > 0
+      && (f.currency === null || c.capital.currency === null || f.currency === c.capital.currency)
+      ? Math.round((f.capital / c.capital.amount) * 10_000) / 100 : null);
     const shareholders = c.functions.filter((f) => f.functionCode === 'GS').map((f) => ({
-      ...refFields(f.party.ref), name: partyName(f.party), capital: f.capital, paidIn: f.paidIn, currency: f.currency,
+      ...refFields(f.party.ref), name: partyName(f.party), capital: f.capital, paidIn: f.paidIn, currency: f.currency, sharePercent: shareOf(f),
       since: f.since, until: f.until, isCurrent: f.isCurrent,
     }));
     const shKey = (s: { name: string | null; capital: number | null }) => `${s.name}|${s.capital}`;
     expect(sortedBy(body.shareholders, shKey)).toEqual(sortedBy(shareholders, shKey));
 
-    // Documents: the annual accounts (type 48) of the company's listing, with the listing's metadata.
+    // Documents: every document of the company's listing with its type; the annual accounts (type 48) also on their own,
+    // dated by the date their figures are for (the parsed filing's, else the listing's STICHTAG), with their parse outcome:
+    // the corpus expects figures from some XML filings; the other XML filings did not parse, and PDFs are never parsed.
     const annualAccounts = c.documents.filter((d) => d.documentTypeCode === '48');
-    expect(sortedBy(body.annualAccountDocuments, (d: { documentKey: string }) => d.documentKey)).toEqual(
-      sortedBy(annualAccounts.map(({ documentTypeCode: _code, ...d }) => d), (d) => d.documentKey),
-    );
+    const outcome = (d: FixtureDocument) => (expectedFiling(d.documentKey)
+      ? { parseStatus: 'parsed', parseError: null }
+      : /pdf/.test(d.contentType ?? '') ? { parseStatus: 'pdfOnly', parseError: null } : { parseStatus: 'failed', parseError: expect.any(String) });
+    const dateOf = (d: FixtureDocument) => (d.documentTypeCode === '48' ? expectedFiling(d.documentKey)?.documentDate ?? d.balanceSheetDate ?? d.documentDate : d.documentDate);
+    expect(sortedBy(body.annualAccountDocuments, (d: { documentKey: string }) => d.documentKey)).toEqual(sortedBy(annualAccounts.map((d) => ({
+      documentKey: d.documentKey, documentDate: dateOf(d), contentType: d.contentType, filedOn: d.filedOn, sizeClass: d.sizeClass, sizeBytes: d.sizeBytes,
+      ...outcome(d),
+    })), (d) => d.documentKey));
+    expect(sortedBy(body.documents, (d: { documentKey: string }) => d.documentKey)).toEqual(sortedBy(c.documents.map((d) => ({
+      documentKey: d.documentKey, type: d.documentTypeCode ? { code: d.documentTypeCode, text: d.documentTypeText } : null, documentDate: dateOf(d),
+      filedOn: d.filedOn, contentType: d.contentType, sizeBytes: d.sizeBytes, remark: d.remark,
+      ...(d.documentTypeCode === '48' ? outcome(d) : { parseStatus: null, parseError: null }),
+    })), (d) => d.documentKey));
 
     // Filings: one per listed filing the corpus expects to parse, with exactly its expected figures; the latest by documentDate is latestKeyFigures.
     const filings = annualAccounts.map((d) => ({ filing: expectedFiling(d.documentKey), listing: d })).filter((f) => f.filing !== null);

@@ -300,7 +300,23 @@ describe('the documented schemas accept what the presenters produce', () => {
         documentKey: 'K_XML', documentDate: '2024-12-31', fiscalYearStart: '2024-01-01', fiscalYearEnd: '2024-12-31', currency: 'EUR', sizeClass: 'klein',
         format: 'jab4', pnlMethod: 'GKV', kind: null, filedOn: '2025-07-28', figures,
       }],
-      documents: [{ documentKey: 'K_XML', documentDate: '2025-07-28', balanceSheetDate: '2024-12-31', contentType: 'application/xml', filedOn: '2025-07-28', sizeClass: 'klein', sizeBytes: 48213 }],
+      documents: [
+        {
+          documentKey: 'K_XML', typeCode: '48', typeText: 'Jahresabschluss', documentDate: null, balanceSheetDate: '2024-12-31', filedOn: '2025-07-28',
+          contentType: 'application/xml', fileExtension: 'xml', sizeClass: 'klein', sizeBytes: 48213, remark: null, contentRefused: null,
+          parseError: null, parsedDate: '2024-12-31', parsed: true,
+        },
+        {
+          documentKey: 'K_OLD_XML', typeCode: '48', typeText: 'Jahresabschluss', documentDate: null, balanceSheetDate: '2023-12-31', filedOn: '2024-07-01',
+          contentType: 'application/xml', fileExtension: 'xml', sizeClass: 'klein', sizeBytes: 512, remark: null, contentRefused: null,
+          parseError: 'no GJ/ENDE element', parsedDate: null, parsed: false,
+        },
+        {
+          documentKey: 'K_GV_PDF', typeCode: '42', typeText: 'Gesellschaftsvertrag', documentDate: '2011-02-21', balanceSheetDate: null, filedOn: '2011-02-25',
+          contentType: 'application/pdf', fileExtension: 'pdf', sizeClass: null, sizeBytes: 188410, remark: null, contentRefused: null,
+          parseError: null, parsedDate: null, parsed: false,
+        },
+      ],
       bogus: [{
         publishedOn: '2024-02-01', decisionFinalOn: null, deemedSince: '2024-01-15', name: 'Müller Bau GmbH', address: '1100 Wien, Quellenstraße 145',
         uid: 'ATU12345675', urCode: null, listedFnr: null, linkEvidence: 'name-address', linkConfidence: '0.98',
