@@ -191,13 +191,7 @@ export class RowJson {
       }
       const start = w.pos;
       const flags = flagsColumn[r]!;
-      row.fnr = fnrs.get(r);
-      row.nameStart = this.nameStart[r]!;
-      row.nameEnd = this.nameEnd[r]!;
-      row.legalForm = pieces[this.legalFormPiece[r]!]!;
-      row.court = pieces[this.courtPiece[r]!]!;
-      row.city = pieces[this.cityPiece[r]!]!;
-      row.zipCode = pieces[this.zipPiece[r]!]!;
+      this.piecesOf(row, r, fnrs);
       row.flags = FLAGS_JSON[flags & 7]!;
       writeScreenerRowHead(w, row);
       if ((flags & FILING) === 0) w.ascii('null');
@@ -209,6 +203,18 @@ export class RowJson {
     }
     w.ascii(']').ascii(after);
     return w.copyOut(allocate);
+  }
+
+  /** Row `r`'s fnr, name range and interned pieces into `row` (the writers' scratch object). */
+  private piecesOf(row: Omit<ScreenerRowPieces, 'flags'>, r: number, fnrs: FnrColumn): void {
+    const pieces = this.pieces.bytes;
+    row.fnr = fnrs.get(r);
+    row.nameStart = this.nameStart[r]!;
+    row.nameEnd = this.nameEnd[r]!;
+    row.legalForm = pieces[this.legalFormPiece[r]!]!;
+    row.court = pieces[this.courtPiece[r]!]!;
+    row.city = pieces[this.cityPiece[r]!]!;
+    row.zipCode = pieces[this.zipPiece[r]!]!;
   }
 
   /**
@@ -237,13 +243,7 @@ export class RowJson {
       const r = rows[i]!;
       if (i > 0) w.ascii(',');
       const flags = flagsColumn[r]!;
-      row.fnr = fnrs.get(r);
-      row.nameStart = this.nameStart[r]!;
-      row.nameEnd = this.nameEnd[r]!;
-      row.legalForm = pieces[this.legalFormPiece[r]!]!;
-      row.court = pieces[this.courtPiece[r]!]!;
-      row.city = pieces[this.cityPiece[r]!]!;
-      row.zipCode = pieces[this.zipPiece[r]!]!;
+      this.piecesOf(row, r, fnrs);
       row.isActive = (flags & ACTIVE) !== 0;
       row.isScheinunternehmen = (flags & SCHEIN) !== 0;
       row.hasEdikt = (flags & EDIKT) !== 0;
