@@ -8,7 +8,9 @@ import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
 import { recordRegisterRun } from '../runtime/registerStatus.js';
 import type { RegisterRunEvent } from '../runtime/metrics.js';
+import { reportFanOut } from '../runtime/fanOutProgress.js';
 import { quotaKey, redisCallQuota } from './jobs/callQuota.js';
+import type { FanOutLimits } from './jobs/fanOut.js';
 import { enqueuers, jobOptions, jobProcessor, type JobHistory, type JobRunnerDeps } from './jobs/runJob.js';
 import type { AnyRegister, JobKey, JobTable, PayloadOf, Register, UpstreamSettings } from './register.js';
 import { REGISTERS } from './registers.js';
@@ -36,6 +38,8 @@ export interface PipelineOptions {
   backoffDelayMs?: number;
   /** Finished jobs kept per queue for the board (default 1000, at most a day old). */
   history?: JobHistory;
+  /** Bounded fan-out of change windows (default: slices of 1000, PIPELINE_MAX_WAITING_JOBS, a 10 s park). */
+  fanOut?: Partial<FanOutLimits>;
   /** Key prefix in Redis, so tests and replays can run beside a live pipeline. */
   prefix?: string;
   /** Run workers in this process (default). False gives queues only, e.g. for the API's admin pages. */
@@ -95,6 +99,11 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
         const event = { register: register.name, ...e } as RegisterRunEvent;
         options.onRegisterRun?.(event);
         recordRegisterRun(options.sql, event).catch((err: unknown) => options.log.warn({ err, register: register.name }, 'could not record the crawl run'));
+      },
+      fanOut: {
+        backlog: () => queue.getJobCountByTypes('waiting', 'prioritized'),
+        report: (p) => reportFanOut(queue, p),
+        limits: { maxWaiting: config.PIPELINE_MAX_WAITING_JOBS, ...options.fanOut },
       },
     });
     if (runtime.close) closers.push(runtime.close);

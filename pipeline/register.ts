@@ -8,6 +8,7 @@ import type { Config } from '../runtime/config.js';
 import type { Sql } from '../runtime/db.js';
 import type { Logger } from '../runtime/logger.js';
 import type { CallQuota, QuotaLimit } from './jobs/callQuota.js';
+import type { FanOutSupport } from './jobs/fanOut.js';
 import type { RegisterRunEvent } from '../runtime/metrics.js';
 
 /** One kind of job: a name unique across registers (`<register>.<job>`), its payload and its id rule. */
@@ -64,6 +65,8 @@ export interface RegisterDeps<J extends JobTable> {
   onUpstreamRequest?: (event: UpstreamRequestEvent) => void;
   /** A crawl run's outcome for /metrics: last success, items fetched, links by evidence, refusals. */
   onRun?: (event: RegisterRunReport) => void;
+  /** Backpressure and progress for jobs that fan out widely (pipeline/jobs/fanOut.ts). */
+  fanOut?: FanOutSupport;
 }
 
 type WithoutRegister<E> = E extends unknown ? Omit<E, 'register'> : never;

@@ -73,6 +73,8 @@ const configSchema = z.object({
   // 32: concurrent jobs share store transactions (group commit), so more jobs in flight mean larger
   // batches and less CPU per company (bench:ingest); the upstream rate limit still bounds requests.
   PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
+  /** Waiting jobs in a register's queue from which a change window parks its fan-out until they drain (pipeline/jobs/fanOut.ts). */
+  PIPELINE_MAX_WAITING_JOBS: z.coerce.number().int().min(100).default(10_000),
   /** Finished jobs each queue keeps as history for the operator's board: how many, and for how long. */
   JOB_HISTORY_COUNT: z.coerce.number().int().min(0).default(1000),
   JOB_HISTORY_HOURS: z.coerce.number().min(0).default(24),

@@ -2,6 +2,7 @@
 // latency and 429s. One registry per process; /metrics on the API serves it.
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { readFanOuts } from './fanOutProgress.js';
 
 /**
  * What a register reports of one crawl run: a success, with the items it fetched and (when it links
@@ -14,10 +15,10 @@ export type RegisterRunEvent =
 
 export interface ServiceMetrics {
   registry: Registry;
-  jobOutcome: (e: { register: string; job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled'; durationMs: number }) => void;
+  jobOutcome: (e: { register: string; job: string; outcome: 'completed' | 'failed' | 'retry' | 'throttled' | 'deferred'; durationMs: number }) => void;
   upstreamRequest: (e: { upstream: string; operation: string; status: number | 'error'; durationMs: number }) => void;
   registerRun: (e: RegisterRunEvent) => void;
-  /** Queues whose depth is read at every scrape. */
+  /** Queues whose depth, and unfinished fan-outs (change windows enqueueing their work), are read at every scrape. */
   watchQueues: (queues: Queue[]) => void;
   /** A gauge read at every scrape (the indexer registers its lag here). */
   gauge: (name: string, help: string, read: () => Promise<number>) => void;
@@ -28,7 +29,7 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', '
 export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const jobs = new Counter({ name: 'pipeline_jobs_total', help: 'Job runs by register, job and outcome (completed, failed, retry, throttled)', labelNames: ['register', 'job', 'outcome'], registers: [registry] });
+  const jobs = new Counter({ name: 'pipeline_jobs_total', help: 'Job runs by register, job and outcome (completed, failed, retry, throttled, deferred)', labelNames: ['register', 'job', 'outcome'], registers: [registry] });
   const jobSeconds = new Histogram({
     name: 'pipeline_job_duration_seconds', help: 'Job run time', labelNames: ['job'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry],
@@ -51,6 +52,20 @@ export function createMetrics(): ServiceMetrics {
       for (const q of watched) {
         const counts = await q.getJobCounts(...QUEUE_STATES);
         for (const state of QUEUE_STATES) this.set({ queue: q.name, state }, counts[state] ?? 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'pipeline_fanout_items',
+    help: 'Fan-outs in progress (a change window enqueueing its companies in slices): items enqueued and in total, by register, job and window; a window leaves once all are enqueued',
+    labelNames: ['register', 'job', 'window', 'state'], registers: [registry],
+    async collect() {
+      this.reset();
+      for (const q of watched) {
+        for (const f of await readFanOuts(q)) {
+          this.set({ register: q.name, job: f.job, window: f.window, state: 'enqueued' }, f.enqueued);
+          this.set({ register: q.name, job: f.job, window: f.window, state: 'total' }, f.total);
+        }
       }
     },
   });

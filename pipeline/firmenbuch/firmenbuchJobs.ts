@@ -6,6 +6,7 @@ import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
+import { fanOut, type FanOutSupport } from '../jobs/fanOut.js';
 import { GroupCommit } from '../jobs/groupCommit.js';
 import { UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import type { Enqueue, EnqueueMany, Handlers } from '../register.js';
@@ -39,6 +40,8 @@ export interface FirmenbuchJobDeps {
   log: Logger;
   /** Reports a change window read whole (items fetched, the feed's watermark after it). */
   onRun?: (run: { outcome: 'success'; itemsFetched: number; watermark?: string }) => void;
+  /** Backpressure and progress of a change window's fan-out; without, it is enqueued in slices only. */
+  fanOut?: FanOutSupport;
 }
 
 /** Most stores of one kind in one transaction: bounds a batch's statement size and lock set. */
@@ -119,25 +122,36 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
       return { companies: result.hits.length };
     },
 
-    companyChanges: async ({ from, to }) => {
-      const result = await client.companyChanges(from, to);
-      await enqueueAll('company', result.changes.map((change) => ({ fnr: change.fnr, vnr: change.vnr })));
+    // A window's companies are enqueued in bounded slices (pipeline/jobs/fanOut.ts); the watermark moves
+    // only once all are enqueued.
+    companyChanges: async ({ from, to }, job) => {
+      const { total } = await fanOut({
+        job, window: `${from}..${to}`, support: deps.fanOut,
+        fetch: async () => ({ items: (await client.companyChanges(from, to)).changes.map((change) => ({ fnr: change.fnr, vnr: change.vnr })) }),
+        enqueue: (slice) => enqueueAll('company', slice),
+      });
       const watermark = await advanceWatermark(sql, 'company', from, to);
-      deps.onRun?.({ outcome: 'success', itemsFetched: result.changes.length, ...(watermark ? { watermark } : {}) });
-      return { changes: result.changes.length, watermark };
+      deps.onRun?.({ outcome: 'success', itemsFetched: total, ...(watermark ? { watermark } : {}) });
+      return { changes: total, watermark };
     },
 
-    documentChanges: async ({ from, to }) => {
-      const result = await client.documentChanges(from, to);
-      // The document feed carries only the FN digits (KEY prefix): the check letter follows from them.
-      const fnrs = new Set<string>();
-      for (const doc of result.documents) {
-        if (doc.fnrDigits) fnrs.add(doc.fnrDigits + fnrCheckLetter(Number(doc.fnrDigits)));
-      }
-      await enqueueAll('documentList', [...fnrs].map((fnr) => ({ fnr })));
+    documentChanges: async ({ from, to }, job) => {
+      const { total, meta } = await fanOut({
+        job, window: `${from}..${to}`, support: deps.fanOut,
+        fetch: async () => {
+          const result = await client.documentChanges(from, to);
+          // The document feed carries only the FN digits (KEY prefix): the check letter follows from them.
+          const fnrs = new Set<string>();
+          for (const doc of result.documents) {
+            if (doc.fnrDigits) fnrs.add(doc.fnrDigits + fnrCheckLetter(Number(doc.fnrDigits)));
+          }
+          return { items: [...fnrs].map((fnr) => ({ fnr })), meta: { documents: result.documents.length } };
+        },
+        enqueue: (slice) => enqueueAll('documentList', slice),
+      });
       await advanceWatermark(sql, 'document', from, to);
-      deps.onRun?.({ outcome: 'success', itemsFetched: result.documents.length });
-      return { documents: result.documents.length, companies: fnrs.size };
+      deps.onRun?.({ outcome: 'success', itemsFetched: meta.documents ?? 0 });
+      return { documents: meta.documents ?? 0, companies: total };
     },
 
     company: async ({ fnr, vnr }) => {

@@ -44,12 +44,12 @@ export const firmenbuch = defineRegister({
     maxBodyBytes: { records: config.FIRMENBUCH_MAX_BODY_MB * MiB, documents: config.FIRMENBUCH_MAX_DOCUMENT_MB * MiB },
     credentials: { apiKey: config.FIRMENBUCH_API_KEY },
   }),
-  handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest, onRun }) => {
+  handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest, onRun, fanOut }) => {
     const client = new FirmenbuchClient({
       baseUrl: upstream.baseUrl, apiKey: upstream.credentials?.apiKey, timeoutMs: upstream.timeoutMs, onRequest: onUpstreamRequest,
       maxBodyBytes: upstream.maxBodyBytes?.records, maxDocumentBytes: upstream.maxBodyBytes?.documents,
     });
-    return { handlers: firmenbuchHandlers({ sql, client, enqueue, enqueueMany, log, onRun }), close: () => client.close() };
+    return { handlers: firmenbuchHandlers({ sql, client, enqueue, enqueueMany, log, onRun, fanOut }), close: () => client.close() };
   },
   schedules: (config) => [
     { id: 'firmenbuch.poll.company', everyMs: config.FIRMENBUCH_COMPANY_POLL_MINUTES * 60_000, job: 'poll', data: { feed: 'company' as const } },

@@ -2,7 +2,7 @@
 // handler, and lets the error's type decide what BullMQ does next (see errors.ts). A job that fails
 // for good keeps its input: the payload stays on the failed job, and the raw upstream input is added
 // to its data.
-import { UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
 import type { Logger } from '../../runtime/logger.js';
 import type { AnyRegister, Enqueue, EnqueueMany, JobDef, JobTable } from '../register.js';
 import { isUnrecoverable, UpstreamThrottledError } from './errors.js';
@@ -10,7 +10,8 @@ import { isUnrecoverable, UpstreamThrottledError } from './errors.js';
 /** Raw inputs larger than this are cut when stored on a failed job (the full bytes stay in Postgres). */
 const MAX_STORED_INPUT = 2_000_000;
 
-export type JobOutcome = 'completed' | 'failed' | 'retry' | 'throttled';
+/** `deferred`: the job moved itself to delayed (a parked fan-out, an extract waiting for its quota); no attempt used. */
+export type JobOutcome = 'completed' | 'failed' | 'retry' | 'throttled' | 'deferred';
 
 export interface JobOutcomeEvent {
   register: string;
@@ -53,6 +54,10 @@ export function jobProcessor(deps: JobRunnerDeps) {
       outcome('completed');
       return result;
     } catch (err) {
+      if (err instanceof DelayedError) {
+        outcome('deferred');
+        throw err;
+      }
       if (err instanceof UpstreamThrottledError) {
         // Pause this register's queue; the job goes back to waiting without using an attempt.
         outcome('throttled');

@@ -82,11 +82,13 @@ describe('register freshness', () => {
       const handlers = firmenbuchHandlers({ sql: own.sql, client, log, enqueue: async () => undefined, onRun: (r) => runs.push(r) });
       await own.sql`INSERT INTO crawl_state (source, key, watermark) VALUES ('firmenbuch', 'company-changes', '2026-01-10')`;
       const watermark = async () => (await own.sql<{ w: string }[]>`SELECT watermark AS w FROM crawl_state WHERE key = 'company-changes'`)[0]!.w;
-      await handlers.companyChanges({ from: '2026-01-18', to: '2026-01-24' }, null as never);
+      // A window's job: the handler keeps its fan-out's progress on it.
+      const job = { data: {}, updateProgress: async () => undefined } as never;
+      await handlers.companyChanges({ from: '2026-01-18', to: '2026-01-24' }, job);
       expect(await watermark()).toBe('2026-01-10');
-      await handlers.companyChanges({ from: '2026-01-09', to: '2026-01-17' }, null as never);
+      await handlers.companyChanges({ from: '2026-01-09', to: '2026-01-17' }, job);
       expect(await watermark()).toBe('2026-01-17');
-      await handlers.companyChanges({ from: '2026-01-18', to: '2026-01-24' }, null as never);
+      await handlers.companyChanges({ from: '2026-01-18', to: '2026-01-24' }, job);
       expect(await watermark()).toBe('2026-01-24');
       expect(runs).toEqual([
         { outcome: 'success', itemsFetched: 0 },
