@@ -8,7 +8,7 @@ import { codeAndText, presentScreenerRow, type ScreenerRow } from '../../schemas
 import { presentLicence, type LicenceRow } from './licences.js';
 
 // ---------------------------------------------------------------------------------------------------
-// The profile: the rows loadProfile (api/routes/companyProfile.ts) reads, and their presentation
+// The profile: the rows loadProfile (api/operations/companyProfile.ts) reads, and their presentation
 
 // Every collection arrives as a json array of camelCase objects (the client's column transform does
 // not reach json keys), with the values the presenter got when these were separate queries: dates as

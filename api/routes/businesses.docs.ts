@@ -9,7 +9,7 @@ import {
 } from '../openapi/common.js';
 import { GES, HG_WIEN, keyFigures, LG_GRAZ, LG_KORNEUBURG, MUELLER_2024 } from '../openapi/exampleData.js';
 import { RESOLVE_THRESHOLDS } from '../../indexer/search/nameSearch.js';
-import { countQuery, namesQuery, resolveNamesBody, screenerQuery, similarQuery } from './businesses.js';
+import { countQuery, namesQuery, resolveNamesBody, screenerQuery, similarQuery } from '../operations/companies.js';
 
 const ScreenerRow = z
   .object({

@@ -4,7 +4,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { codeText, nullableString, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GF, PR } from '../openapi/exampleData.js';
-import { graphQuery } from './graph.js';
+import { graphQuery } from '../operations/graph.js';
 
 const Graph = z
   .object({

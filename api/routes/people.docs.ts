@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { TradeLicense, tradeLicenseExample } from './trades.docs.js';
 import { codeText, nullableString, pageOf, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GF } from '../openapi/exampleData.js';
-import { peopleNamesQuery, peopleQuery } from './people.js';
+import { peopleNamesQuery, peopleQuery } from '../operations/people.js';
 
 const PersonFunction = z.object({
   fnr: z.string(), companyName: z.string(), companyIsActive: z.boolean(), functionCode: z.string(), functionText: nullableString,

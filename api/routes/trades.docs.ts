@@ -3,7 +3,8 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { accessResponses, curlSample, fnrPath, nullableString, pageOf, problemResponses, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
-import { companyLicensesQuery, EXTRACT_PENDING, extractQuery, GISA_UNAVAILABLE, tradeLicensesQuery, tradesQuery } from './trades.js';
+import { companyLicensesQuery, tradeLicensesQuery, tradesQuery } from '../operations/trades.js';
+import { EXTRACT_PENDING, extractQuery, GISA_UNAVAILABLE } from './trades.js';
 
 export const TradeLicense = z
   .object({
