@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { accessResponses, curlSample, jsonContent, nullableString, pageOf, problemResponses, registerExample, TAGS } from '../openapi/common.js';
 import { GF, PR } from '../openapi/exampleData.js';
 import { FIGURE_BY_PARAM } from '../../schemas/keyFigures.js';
-import { catalogueQuery, oenaceQuery } from './catalogues.js';
-import { keyFigureEntry, keyFigureQuery } from './keyFigures.js';
+import { catalogueQuery, oenaceQuery } from '../operations/catalogues.js';
+import { keyFigureEntry, keyFigureQuery } from '../operations/keyFigures.js';
 
 const CatalogueEntry = (id: string, shape: z.ZodRawShape) => z.object(shape).meta({ id });
 

@@ -6,7 +6,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { codeText, nullableString, pageOf, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { HG_WIEN } from '../openapi/exampleData.js';
-import { aggregatedQuery, feedQuery } from './changeFeeds.js';
+import { aggregatedQuery, feedQuery } from '../operations/changeFeeds.js';
 
 const ChangeEntry = z
   .object({

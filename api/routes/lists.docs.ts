@@ -4,7 +4,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { accountBoundResponses, curlSample, jsonContent, problemResponses, requestJsonContent, TAGS } from '../openapi/common.js';
 import { idParams } from '../validation.js';
-import { CreateList, ListMembers, UpdateList } from './lists.js';
+import { CreateList, ListMembers, UpdateList } from '../operations/lists.js';
 
 const ListRecord = z
   .object({

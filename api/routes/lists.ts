@@ -1,85 +1,20 @@
-// Company lists (Listen), account-bound: list oldest first, create (empty or with companies), get,
-// patch (only carried fields; settings merged key by key, null removes a key), delete, add, remove.
-// Membership follows the spec's state table (stores/lists.ts). An fnr that names no company is a 400
-// listing the unknown values, and nothing of that request is applied.
-// Route pipeline: validate -> store -> presenter. Request schemas here are also the OpenAPI document's (lists.docs.ts).
+// Company lists (Listen), account-bound. Route pipeline: validate -> operation
+// (api/operations/lists.ts, whose request schemas are also the OpenAPI document's) -> write.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { Sql } from '../../runtime/db.js';
-import { fnrFilterValue } from '../../schemas/identifiers.js';
-import { ApiError, notFound } from '../errors.js';
 import { bodyOf } from '../middleware/requestBody.js';
-import { presentList } from '../presenters/accountRecords.js';
-import { requireAccount } from '../requestState.js';
 import {
-  addMembers, createList, deleteList, getList, listLists, removeMembers, unknownCompanies, updateList, type CompanyListRow,
-} from '../stores/lists.js';
+  changeListMembers, CreateList, createAccountList, deleteAccountList, getAccountList, listAccountLists, ListMembers, UpdateList,
+  updateAccountList,
+} from '../operations/lists.js';
+import { requireAccount } from '../requestState.js';
 import { idParams, noQuery, parseBody, parseParams, parseQuery } from '../validation.js';
 
-export const MAX_FNRS_PER_REQUEST = 1000;
-
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const settings = z.record(z.string(), z.unknown(), { error: 'must be an object' }).meta({
-  description: 'Free-form settings of the list (the dashboard stores its view options here).',
-  example: { sortBy: 'name', columns: ['fnr', 'name', 'city'] },
-});
-const fnr = z.string({ error: 'must be a string' }).meta({
-  description: 'Company number; trimmed, spaces and leading zeros removed (`034853 f` = `34853f`), case kept.',
-  example: '34853f',
-});
-
-export const CreateList = z
-  .strictObject({
-    name,
-    fnrs: z.array(fnr).max(MAX_FNRS_PER_REQUEST, `must hold at most ${MAX_FNRS_PER_REQUEST} companies`).optional(),
-    settings: settings.optional(),
-  })
-  .meta({ id: 'CreateList' });
-
-export const UpdateList = z
-  .strictObject({
-    name: name.optional(),
-    settings: settings.optional().meta({ description: 'Merged key by key into the stored settings; a key set to null is removed.' }),
-  })
-  .meta({ id: 'UpdateList' });
-
-export const ListMembers = z
-  .strictObject({
-    fnrs: z.array(fnr).min(1, 'must hold at least one company').max(MAX_FNRS_PER_REQUEST, `must hold at most ${MAX_FNRS_PER_REQUEST} companies`),
-  })
-  .meta({ id: 'ListMembers' });
-
-/** Normalised, duplicates dropped (first occurrence kept, so the order is the caller's). */
-function normaliseFnrs(fnrs: string[]): string[] {
-  return [...new Set(fnrs.map(fnrFilterValue))];
-}
-
-/** Refuses the whole request when any fnr names no company. */
-async function requireKnownCompanies(sql: Sql, given: string[]): Promise<string[]> {
-  const fnrs = normaliseFnrs(given);
-  const unknown = await unknownCompanies(sql, fnrs);
-  if (unknown.length > 0) {
-    const errors: Record<string, string[]> = {};
-    given.forEach((raw, i) => {
-      if (unknown.includes(fnrFilterValue(raw))) errors[`fnrs.${i}`] = [`${raw} names no company`];
-    });
-    throw new ApiError(400, 'Unknown companies', `No company has the fnr ${unknown.join(', ')}; nothing was changed.`, errors);
-  }
-  return fnrs;
-}
-
-function found(row: CompanyListRow | undefined, id: string): CompanyListRow {
-  if (!row) throw notFound(`You have no list ${id}.`);
-  return row;
-}
-
-async function changeMembers(ctx: Context, sql: Sql, change: typeof addMembers): Promise<void> {
+async function changeMembers(ctx: Context, sql: Sql, change: 'add' | 'remove'): Promise<void> {
   const accountId = requireAccount(ctx);
   const { id } = parseParams(idParams, ctx.params);
-  const input = parseBody(ListMembers, bodyOf(ctx));
-  const fnrs = await requireKnownCompanies(sql, input.fnrs);
-  ctx.body = presentList(found(await change(sql, accountId, id, fnrs), id));
+  ctx.body = await changeListMembers(sql, accountId, id, change, parseBody(ListMembers, bodyOf(ctx)));
 }
 
 export function listRouter(sql: Sql): Router {
@@ -87,39 +22,34 @@ export function listRouter(sql: Sql): Router {
 
   router.get('/lists', async (ctx) => {
     parseQuery(noQuery, ctx.query);
-    ctx.body = (await listLists(sql, requireAccount(ctx))).map(presentList);
+    ctx.body = await listAccountLists(sql, requireAccount(ctx));
   });
 
   router.post('/lists', async (ctx) => {
     const accountId = requireAccount(ctx);
-    const input = parseBody(CreateList, bodyOf(ctx));
-    const fnrs = await requireKnownCompanies(sql, input.fnrs ?? []);
-    ctx.body = presentList(await createList(sql, { accountId, name: input.name, fnrs, settings: input.settings ?? {} }));
+    ctx.body = await createAccountList(sql, accountId, parseBody(CreateList, bodyOf(ctx)));
   });
 
   router.get('/lists/:id', async (ctx) => {
     parseQuery(noQuery, ctx.query);
     const accountId = requireAccount(ctx);
-    const { id } = parseParams(idParams, ctx.params);
-    ctx.body = presentList(found(await getList(sql, accountId, id), id));
+    ctx.body = await getAccountList(sql, accountId, parseParams(idParams, ctx.params).id);
   });
 
   router.patch('/lists/:id', async (ctx) => {
     const accountId = requireAccount(ctx);
     const { id } = parseParams(idParams, ctx.params);
-    const patch = parseBody(UpdateList, bodyOf(ctx));
-    ctx.body = presentList(found(await updateList(sql, accountId, id, patch), id));
+    ctx.body = await updateAccountList(sql, accountId, id, parseBody(UpdateList, bodyOf(ctx)));
   });
 
   router.delete('/lists/:id', async (ctx) => {
     const accountId = requireAccount(ctx);
-    const { id } = parseParams(idParams, ctx.params);
-    if (!(await deleteList(sql, accountId, id))) throw notFound(`You have no list ${id}.`);
+    await deleteAccountList(sql, accountId, parseParams(idParams, ctx.params).id);
     ctx.status = 204;
   });
 
-  router.post('/lists/:id/add', (ctx) => changeMembers(ctx, sql, addMembers));
-  router.post('/lists/:id/remove', (ctx) => changeMembers(ctx, sql, removeMembers));
+  router.post('/lists/:id/add', (ctx) => changeMembers(ctx, sql, 'add'));
+  router.post('/lists/:id/remove', (ctx) => changeMembers(ctx, sql, 'remove'));
 
   return router;
 }

@@ -4,7 +4,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { accountBoundResponses, curlSample, jsonContent, problemResponses, requestJsonContent, TAGS } from '../openapi/common.js';
 import { idParams } from '../validation.js';
-import { SaveQuery } from './queries.js';
+import { SaveQuery } from '../operations/savedQueries.js';
 
 const SavedQueryRecord = z
   .object({

@@ -1,7 +1,7 @@
 // GET /keyfigures: the catalogue of the 47 screener figures, built from schemas/keyFigures.ts (the one
 // list of them), so a client can build its filters from data: parameter name, meaning, unit, and the
 // sign as filed (expenses are negative: `_lte` with a negative bound finds the large ones).
-// Served from memory; searchable and paged like the other catalogues (catalogues.ts mounts it).
+// Served from memory; searchable and paged like the other catalogues (api/routes/catalogues.ts mounts it).
 import { z } from 'zod';
 import { normaliseForSearch } from '../../indexer/search/postgresScreenerQuery.js';
 import {
