@@ -1,4 +1,7 @@
-// npm run bench:ingest [-- --companies N --edicts E --edikte-companies M --json]
+// npm run bench:ingest [-- --companies N --edicts E --edikte-companies M --large-documents MB --json]
+// --large-documents MB pads every filing so its URKUNDE answer is about MB megabytes (the document is
+// 3/4 of it: base64), with an XML comment the parser skips: the pipeline's peak RSS with large answers
+// (issue 22 finding 6: 32 companies, MB 60, BENCH_WORKERS=1 gives 32 concurrent 60 MB answers).
 // Then the Ediktsdatei phase (bench/edikteIngest.ts): a first page-through of E synthetic edicts
 // (default 90,000; 0 skips it) against M companies (default 640,000).
 // Generates N synthetic companies with one typical filing each in the upstream formats, serves them
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     edicts: { type: 'string', default: '90000' },
     'edikte-companies': { type: 'string', default: '640000' },
     json: { type: 'boolean', default: false },
+    'large-documents': { type: 'string', default: '0' },
     // Internal: run as the pipeline worker child (options as JSON in BENCH_WORKER_OPTIONS).
     'worker-child': { type: 'boolean', default: false },
     // Internal: run as an extra worker process on the same queues (BENCH_WORKERS > 1), until SIGTERM.
@@ -59,6 +63,19 @@ async function parserBench(xmls: string[]) {
     parserMBPerSecond: Number(((rounds * bytes) / 1e6 / seconds).toFixed(1)),
     averageFilingKB: Number((bytes / xmls.length / 1024).toFixed(1)),
   };
+}
+
+/** Pads each XML filing of the corpus so its URKUNDE answer (base64) is about `answerMB` MB. */
+async function padDocuments(docDir: string, answerMB: number): Promise<number> {
+  const { writeFile } = await import('node:fs/promises');
+  const files = (await readdir(docDir)).filter((f) => f.endsWith('.xml'));
+  for (const f of files) {
+    const xml = await readFile(join(docDir, f), 'utf8');
+    const declarationEnd = xml.indexOf('?>') + 2;
+    const pad = Math.max(0, Math.floor((answerMB * 1e6 * 3) / 4) - Buffer.byteLength(xml) - 7);
+    await writeFile(join(docDir, f), `${xml.slice(0, declarationEnd)}<!--${'x'.repeat(pad)}-->${xml.slice(declarationEnd)}`);
+  }
+  return files.length;
 }
 
 async function pdfBench() {
@@ -221,6 +238,8 @@ async function main() {
     const parser = await parserBench(xmls);
     say('PDF text ...');
     const pdf = await pdfBench();
+    const largeMB = Number(values['large-documents']);
+    if (largeMB > 0) say(`padded ${await padDocuments(docDir, largeMB)} filings to answers of about ${largeMB} MB`);
 
     await dropDatabase(server.url, database);
     await ensureDatabase(server.url, database);
@@ -265,6 +284,10 @@ async function main() {
     const seconds = summary.durationMs / 1000;
     const result = {
       companies,
+      ...(largeMB > 0 ? {
+        largeDocumentAnswerMB: largeMB, filingsStored: summary.filings,
+        jobsRetried: Object.values(summary.sources).reduce((n, s) => n + (s.jobsRetried ?? 0), 0),
+      } : {}),
       durationSeconds: Number(seconds.toFixed(1)),
       companiesPerSecond: Math.round(summary.companies / seconds),
       filingsPerSecond: Math.round(summary.filings / seconds),
@@ -282,6 +305,7 @@ async function main() {
     console.log(`end to end: ${result.companiesPerSecond} companies/s, ${result.filingsPerSecond} filings/s (${companies} companies in ${result.durationSeconds} s, ${result.failures} failures)`);
     console.log(`parser alone: ${result.parserFilingsPerSecond} filings/s, ${result.parserMBPerSecond} MB/s (average filing ${result.averageFilingKB} KB, one core)`);
     console.log(`PDF text: ${result.pdfTenPageDocsPerSecond} ten-page documents/s`);
+    if (largeMB > 0) console.log(`large documents: answers of about ${largeMB} MB, ${result.filingsStored} filings stored, ${result.jobsRetried} job retries, concurrency ${WORKER_CONCURRENCY}`);
     console.log(`peak RSS of the worker process: ${result.peakRssMB} MB${result.workers > 1 ? ` (extra worker processes: ${result.helperPeakRssMB} MB each at most)` : ''}`);
     console.log(`CPU per company: worker ${result.workerCpuMsPerCompany} ms, its Postgres backends ${result.postgresCpuMsPerCompany} ms, fake upstream ${result.fakeUpstreamCpuMsPerCompany} ms (load average ${result.loadAverage})`);
     let edikte;

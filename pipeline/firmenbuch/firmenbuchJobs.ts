@@ -10,7 +10,7 @@ import { fanOut, type FanOutSupport } from '../jobs/fanOut.js';
 import { GroupCommit } from '../jobs/groupCommit.js';
 import { UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import type { Enqueue, EnqueueMany, Handlers } from '../register.js';
-import type { AnnualAccountBatchItem, CompanyStoreItem, DocumentListingsItem } from '../../schemas/firmenbuchRecords.js';
+import type { AnnualAccountBatchItem, CompanyStoreItem, DocumentContent, DocumentListingsItem } from '../../schemas/firmenbuchRecords.js';
 import { storeCompanyExtracts, type CompanyStoreResult } from '../store/companyStore.js';
 import {
   refuseDocumentContent,
@@ -96,6 +96,50 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
   const filings = new GroupCommit<AnnualAccountBatchItem, { changeIds: number[] } | null>((items) => storeAnnualAccountsBatch(sql, items), {
     maxBatch: MAX_BATCH, key: (item) => item.fnr, size: (item) => item.rawXml.length + (item.content?.length ?? 0), maxSize: MAX_FILING_BATCH_BYTES,
   });
+  /** Decodes, parses and stores a fetched annual account: XML into figures, PDF into text; the bytes always. */
+  async function storeAnnualAccount(fnr: string, documentKey: string, doc: DocumentContent) {
+    if (!doc.content) throw new UnrecoverableInputError(`document ${documentKey} came without content`);
+    // The listing's content type and filing date are read only when the document does not name its
+    // type; otherwise the store takes the filing date from the document row in its own statement.
+    let filedOn: string | null | undefined;
+    let contentType = doc.contentType;
+    if (!contentType) {
+      const [meta] = await sql<{ contentType: string | null; filedOn: string | null }[]>`
+        SELECT content_type, to_char(filed_on, 'YYYY-MM-DD') AS filed_on FROM document WHERE document_key = ${documentKey}`;
+      contentType = meta?.contentType ?? (documentKey.endsWith('_PDF') ? 'application/pdf' : 'application/xml');
+      filedOn = meta?.filedOn ?? null;
+    }
+    if (contentType.includes('pdf')) {
+      // Loaded on the first PDF only: pdf.js adds much RSS (docs/memory.md) and most annual
+      // accounts are XML.
+      const { extractPdfText } = await import('../documents/pdfText.js');
+      const { text, pages } = await extractPdfText(doc.content);
+      await storeDocumentContent(sql, documentKey, doc.content, text);
+      return { kind: 'pdf', pages };
+    }
+    // The bytes are always kept: a filing that does not parse (or cannot be stored) keeps its input in
+    // the database as well as on the job. A filing that parses stores bytes and figures in one transaction.
+    const xml = decodeXmlDocument(doc.content);
+    let parsed;
+    try {
+      parsed = parseAnnualAccount(xml);
+    } catch (err) {
+      // Kept with the reason: the profile says the filing failed, and npm run reparse retries it.
+      await storeUnparsedDocument(sql, documentKey, doc.content, (err as Error).message);
+      throw new UnrecoverableInputError(`annual account ${documentKey} does not parse: ${(err as Error).message}`, xml, { cause: err });
+    }
+    let stored;
+    try {
+      stored = await filings.submit({
+        documentKey, fnr, parsed, rawXml: xml, filedOn, parserVersion: ANNUAL_ACCOUNT_PARSER_VERSION, content: doc.content,
+      });
+    } catch (err) {
+      await storeDocumentContent(sql, documentKey, doc.content, null).catch(() => undefined);
+      throw err;
+    }
+    return { kind: 'xml', changed: stored !== null, documentDate: parsed.documentDate };
+  }
+
   return {
     poll: async ({ feed }) => {
       const [state] = await sql<{ watermark: string | null }[]>`
@@ -176,51 +220,17 @@ export function firmenbuchHandlers(deps: FirmenbuchJobDeps): Handlers<Firmenbuch
     },
 
     annualAccount: async ({ fnr, documentKey }) => {
-      const doc = await client.document(documentKey).catch(async (err: unknown) => {
+      // A large document keeps its read slot until it is stored (heldDocument): at most two in memory at once.
+      const { doc, release } = await client.heldDocument(documentKey).catch(async (err: unknown) => {
         // Too large to take: recorded on the document (listings stop asking for it), and the job fails.
         if (err instanceof UpstreamBodyTooLargeError) await refuseDocumentContent(sql, documentKey, err.message);
         throw err;
       });
-      if (!doc.content) throw new UnrecoverableInputError(`document ${documentKey} came without content`);
-      // The listing's content type and filing date are read only when the document does not name its
-      // type; otherwise the store takes the filing date from the document row in its own statement.
-      let filedOn: string | null | undefined;
-      let contentType = doc.contentType;
-      if (!contentType) {
-        const [meta] = await sql<{ contentType: string | null; filedOn: string | null }[]>`
-          SELECT content_type, to_char(filed_on, 'YYYY-MM-DD') AS filed_on FROM document WHERE document_key = ${documentKey}`;
-        contentType = meta?.contentType ?? (documentKey.endsWith('_PDF') ? 'application/pdf' : 'application/xml');
-        filedOn = meta?.filedOn ?? null;
-      }
-      if (contentType.includes('pdf')) {
-        // Loaded on the first PDF only: pdf.js adds much RSS (docs/memory.md) and most annual
-        // accounts are XML.
-        const { extractPdfText } = await import('../documents/pdfText.js');
-        const { text, pages } = await extractPdfText(doc.content);
-        await storeDocumentContent(sql, documentKey, doc.content, text);
-        return { kind: 'pdf', pages };
-      }
-      // The bytes are always kept: a filing that does not parse (or cannot be stored) keeps its input in
-      // the database as well as on the job. A filing that parses stores bytes and figures in one transaction.
-      const xml = decodeXmlDocument(doc.content);
-      let parsed;
       try {
-        parsed = parseAnnualAccount(xml);
-      } catch (err) {
-        // Kept with the reason: the profile says the filing failed, and npm run reparse retries it.
-        await storeUnparsedDocument(sql, documentKey, doc.content, (err as Error).message);
-        throw new UnrecoverableInputError(`annual account ${documentKey} does not parse: ${(err as Error).message}`, xml, { cause: err });
+        return await storeAnnualAccount(fnr, documentKey, doc);
+      } finally {
+        release();
       }
-      let stored;
-      try {
-        stored = await filings.submit({
-          documentKey, fnr, parsed, rawXml: xml, filedOn, parserVersion: ANNUAL_ACCOUNT_PARSER_VERSION, content: doc.content,
-        });
-      } catch (err) {
-        await storeDocumentContent(sql, documentKey, doc.content, null).catch(() => undefined);
-        throw err;
-      }
-      return { kind: 'xml', changed: stored !== null, documentDate: parsed.documentDate };
     },
   };
 }

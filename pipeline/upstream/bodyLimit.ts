@@ -30,7 +30,8 @@ export const SMALL_BODY_BYTES = 1 * MiB;
 /**
  * Bounds how many large answers a client reads at once. Each may grow to its limit and is then
  * decoded and parsed (a few copies), so 32 jobs fetching 60 MB documents at once reached 2.6 GB RSS.
- * A slot is held until the answer has arrived whole; holders never wait, so nothing deadlocks.
+ * A slot is held until the answer has arrived whole, or (holdSlot) until its caller has stored it;
+ * holders never wait for another slot, so nothing deadlocks.
  */
 export class LargeBodySlots {
   private free: number;
@@ -74,6 +75,13 @@ export interface LimitedBodyOptions {
   limitBytes: number;
   /** Without: large answers are not bounded in number. */
   slots?: LargeBodySlots;
+  /**
+   * Keeps the slot of a large answer past its arrival: called with the release instead of releasing,
+   * so the caller holds it while it decodes and stores what it got (an error releases it here).
+   */
+  holdSlot?: (release: () => void) => void;
+  /** Told when reading pauses for a slot and when it resumes (the caller's timeout should not run meanwhile). */
+  onSlotWait?: (waiting: boolean) => void;
 }
 
 /**
@@ -97,7 +105,10 @@ export function collectLimitedBody(res: IncomingMessage, options: LimitedBodyOpt
     const finish = (err: Error | null) => {
       if (done) return;
       done = true;
-      if (typeof slot === 'function') slot();
+      if (typeof slot === 'function') {
+        if (!err && options.holdSlot) options.holdSlot(slot);
+        else slot();
+      }
       if (err) reject(err);
       else resolve(Buffer.concat(chunks, received));
     };
@@ -106,9 +117,11 @@ export function collectLimitedBody(res: IncomingMessage, options: LimitedBodyOpt
       if (!options.slots || slot !== 'none') return;
       slot = 'waiting';
       res.pause();
+      options.onSlotWait?.(true);
       void options.slots.acquire().then((release) => {
         if (done) return release();
         slot = release;
+        options.onSlotWait?.(false);
         res.resume();
       });
     };

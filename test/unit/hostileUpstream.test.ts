@@ -154,6 +154,34 @@ describe('bodies over the limit', () => {
     }
   });
 
+  it('a held document keeps its slot until released, and the wait for a slot does not count towards the timeout', async () => {
+    const payload = Buffer.alloc(3 * MiB, 'A').toString();
+    answer = (_req, res) => soap(res, '<?xml version="1.0"?><S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>' +
+      `<ns:URKUNDERESPONSE xmlns:ns="ns://firmenbuch.justiz.gv.at/Abfrage/UrkundeResponse"><ns:DOKUMENT><ns:KEY>k_XML</ns:KEY><ns:CONTENT>${payload}</ns:CONTENT></ns:DOKUMENT></ns:URKUNDERESPONSE></S:Body></S:Envelope>`);
+    const c = client({ largeBodySlots: 1, timeoutMs: 800 });
+    try {
+      const first = await c.heldDocument('k_XML');
+      let secondDone = false;
+      const second = c.heldDocument('k_XML').then((r) => ((secondDone = true), r));
+      // Longer than the timeout: the second answer waits for the slot the first still holds, untimed.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(secondDone).toBe(false);
+      first.release();
+      const got = await second;
+      expect(got.doc.content?.length).toBe((3 * MiB * 3) / 4);
+      got.release();
+      expect(c.largeBodies.maxHeld).toBe(1);
+      // A small answer never holds a slot.
+      answer = (_req, res) => soap(res, '<?xml version="1.0"?><S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>' +
+        '<ns:URKUNDERESPONSE xmlns:ns="ns://firmenbuch.justiz.gv.at/Abfrage/UrkundeResponse"><ns:DOKUMENT><ns:KEY>k_XML</ns:KEY><ns:CONTENT>QUFB</ns:CONTENT></ns:DOKUMENT></ns:URKUNDERESPONSE></S:Body></S:Envelope>');
+      const small = await c.heldDocument('k_XML');
+      await c.heldDocument('k_XML');
+      small.release();
+    } finally {
+      c.close();
+    }
+  });
+
   it('an annual-account job over the document limit fails at once, naming the limit', async () => {
     answer = (_req, res) => endless(res, Buffer.alloc(64 * 1024, 'Q'));
     const run = await runJob('annualAccount', { fnr: '33918f', documentKey: 'k_PDF' });
