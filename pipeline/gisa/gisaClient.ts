@@ -5,6 +5,8 @@
 //   code 1000 -> GisaNotFoundError; 320/1020 -> GisaJobLostError; other codes and unreadable answers
 //   -> GisaContentError / GisaResponseParseError (unrecoverable, the answer kept as raw input)
 //   an answer over its size limit (data calls, extracts)    -> UpstreamBodyTooLargeError (unrecoverable)
+// Extract polls (GetAuszugStatus, GetAuszug) may use the whole data quota; every other data call stops
+// short of it by the poll reserve, so a running extract is not starved by the lookups.
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import type { CallQuota } from '../jobs/callQuota.js';
 import { MiB, readLimitedResponse, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
@@ -21,6 +23,14 @@ export class GisaJobLostError extends GisaContentError {}
 
 /** The extract quota is spent: the extract job waits (delayed), the data lookups go on. */
 export class GisaExtractQuotaError extends UpstreamThrottledError {}
+
+/** The data calls a window keeps for extract polls: a tenth of the quota (20 of GISA's 200). */
+export function extractPollReserve(dataQuotaMax: number): number {
+  return Math.max(1, Math.ceil(dataQuotaMax / 10));
+}
+
+/** The methods of a running extract job, which may use the data calls the lookups leave in reserve. */
+const EXTRACT_POLLS: ReadonlySet<GisaMethod> = new Set(['GetAuszugStatus', 'GetAuszug']);
 
 /** GISA's own answer to a spent quota (not a documented code: recognised by its text too). */
 const QUOTA_CODE = '330';
@@ -52,10 +62,13 @@ export class GisaClient {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
-  /** Takes `n` data calls at once (a company's detail lookups) or throws UpstreamThrottledError. */
-  async reserve(n: number): Promise<void> {
-    const wait = await this.options.dataQuota?.take(n);
-    if (wait) throw new UpstreamThrottledError('gisa', wait, `GISA data quota spent; ${n} calls fit in ${Math.ceil(wait / 1000)} s`);
+  /** Takes one data call or throws UpstreamThrottledError; only extract polls reach into the poll reserve. */
+  private async takeDataCall(method: GisaMethod): Promise<void> {
+    const quota = this.options.dataQuota;
+    if (!quota) return;
+    const ceiling = EXTRACT_POLLS.has(method) ? quota.limit.max : quota.limit.max - extractPollReserve(quota.limit.max);
+    const wait = await quota.take(1, Math.max(1, ceiling));
+    if (wait) throw new UpstreamThrottledError('gisa', wait, `GISA data quota spent; the next ${method} fits in ${Math.ceil(wait / 1000)} s`);
   }
 
   private async post(method: GisaMethod, body: string): Promise<string> {
@@ -87,12 +100,12 @@ export class GisaClient {
     }
   }
 
-  private async call<T>(method: GisaMethod, fields: Record<string, string | boolean | null | undefined>, read: (root: XmlElement) => T, reserved = false): Promise<T> {
+  private async call<T>(method: GisaMethod, fields: Record<string, string | boolean | null | undefined>, read: (root: XmlElement) => T): Promise<T> {
     if (method === 'StartGISAAuszug') {
       const wait = await this.options.extractQuota?.take();
       if (wait) throw new GisaExtractQuotaError('gisa', wait, `GISA extract quota spent; next start in ${Math.ceil(wait / 1000)} s`);
-    } else if (!reserved) {
-      await this.reserve(1);
+    } else {
+      await this.takeDataCall(method);
     }
     const text = await this.post(method, buildInput(method, this.options.apiKey ?? '', fields));
     const answer = parseAnswer(method, text);
@@ -130,9 +143,9 @@ export class GisaClient {
     }, parseSearchPerson);
   }
 
-  /** One licence in full; `reserved` when the caller took the call with reserve(). */
-  licence(gisaZahl: string, reserved = false): Promise<TradeLicence> {
-    return this.call('GetGewerbeV2', { GISAZahl: gisaZahl }, parseGetGewerbeV2, reserved);
+  /** One licence in full. */
+  licence(gisaZahl: string): Promise<TradeLicence> {
+    return this.call('GetGewerbeV2', { GISAZahl: gisaZahl }, parseGetGewerbeV2);
   }
 
   tradeKeys(): Promise<TradeCatalogueEntry[]> {

@@ -1,15 +1,14 @@
 // The GISA job handlers. Each lookup targets one company or one person (GISA forbids bulk listing),
 // stores what it found in one transaction (licenceStore.ts) and is idempotent.
-import { DelayedError, type Job } from 'bullmq';
 import { readChanges } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { TradeLicence } from '../../schemas/tradeRecords.js';
 import type { CallQuota } from '../jobs/callQuota.js';
-import { UpstreamUnavailableError } from '../jobs/errors.js';
 import type { EnqueueMany, Handlers } from '../register.js';
 import { storeCatalogue } from './catalogue.js';
-import { GisaExtractQuotaError, GisaJobLostError, type GisaClient } from './gisaClient.js';
+import { extractPollReserve, type GisaClient } from './gisaClient.js';
+import { extractHandler } from './extractJob.js';
 import { GisaNotFoundError } from './gisaXml.js';
 import type { GisaJobs } from './jobs.js';
 import { markChecked, storeLicenceLookup } from './licenceStore.js';
@@ -35,7 +34,6 @@ const RECHECK_MIN_AGE = '1 day';
 const DERIVED_FIELDS = ['tradeLicenses', 'oenaces'];
 const CURSOR_KEY = 'change-cursor';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nameKey = (s: string | null) => (s ?? '').normalize('NFC').trim().toLowerCase();
 
 type Hit = { gisaZahl: string; endedOn: string | null };
@@ -46,13 +44,6 @@ async function worthFetching(sql: Sql, hits: Hit[]): Promise<string[]> {
     SELECT gisa_zahl, to_char(ended_on, 'YYYY-MM-DD') AS ended_on FROM trade_license WHERE gisa_zahl = ANY(${hits.map((h) => h.gisaZahl)})`)
     .map((r) => [r.gisaZahl, r.endedOn]));
   return hits.filter((h) => !(h.endedOn && stored.get(h.gisaZahl) === h.endedOn)).map((h) => h.gisaZahl);
-}
-
-async function setExtractState(sql: Sql, p: { gisaZahl: string; language: string; historical: boolean; day: string }, state: string, error: string | null) {
-  await sql`
-    INSERT INTO trade_extract_request (gisa_zahl, language, historical, day, state, error)
-    VALUES (${p.gisaZahl}, ${p.language}, ${p.historical}, ${p.day}, ${state}, ${error})
-    ON CONFLICT (gisa_zahl, language, historical, day) DO UPDATE SET state = EXCLUDED.state, error = EXCLUDED.error, updated_at = now()`;
 }
 
 export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
@@ -127,9 +118,10 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       // A minute's worth of the quota: the re-check jobs run after every event-driven job (priority) and
       // the limiter holds all of them to the quota, so they use what the events leave. Companies still
       // queued from the last run are selected again under the same job id, so the queue does not grow.
+      // The poll reserve stays free for running extracts (gisaClient.ts).
       const limit = deps.dataQuota?.limit.max ?? 200;
       const used = (await deps.dataQuota?.used()) ?? 0;
-      const budget = Math.floor(limit / CALLS_PER_COMPANY);
+      const budget = Math.floor((limit - extractPollReserve(limit)) / CALLS_PER_COMPANY);
       // Companies the re-check has not seen yet join it (never checked: they come first within their group).
       await sql`
         INSERT INTO gisa_company_check (fnr, is_active)
@@ -159,39 +151,6 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       return { hits: search.hits.length, toFetch: wanted.length };
     },
 
-    extract: async (p, job: Job) => {
-      const [have] = await sql<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM trade_extract WHERE gisa_zahl = ${p.gisaZahl} AND language = ${p.language} AND historical = ${p.historical}
-           AND fetched_at >= ${p.day}::date AND fetched_at < ${p.day}::date + 1`;
-      if (have!.n > 0) return { stored: true };
-      try {
-        const jobId = await client.startExtract(p.gisaZahl, p.language, p.historical);
-        await setExtractState(sql, p, 'pending', null);
-        await sleep(deps.firstPollMs ?? 2000);
-        while ((await client.extractStatus(jobId)) !== 'Completed') await sleep(deps.pollMs ?? 10_000);
-        const pdf = await client.extract(jobId);
-        await sql.begin(async (tx) => {
-          await tx`
-            INSERT INTO trade_extract (gisa_zahl, language, historical, content) VALUES (${p.gisaZahl}, ${p.language}, ${p.historical}, ${pdf})
-            ON CONFLICT (gisa_zahl, language, historical) DO UPDATE SET content = EXCLUDED.content, fetched_at = now()`;
-          await setExtractState(tx as unknown as Sql, p, 'done', null);
-        });
-        return { bytes: pdf.length };
-      } catch (err) {
-        if (err instanceof GisaExtractQuotaError) {
-          // Only this job waits for the extract quota; the data lookups go on.
-          await job.moveToDelayed(Date.now() + err.retryAfterMs, job.token);
-          throw new DelayedError();
-        }
-        if (err instanceof GisaNotFoundError) {
-          await setExtractState(sql, p, 'unknown', err.message);
-          throw err;
-        }
-        await setExtractState(sql, p, 'pending', (err as Error).message).catch(() => undefined);
-        // An expired or foreign job id: the retry starts a new extract job.
-        if (err instanceof GisaJobLostError) throw new UpstreamUnavailableError('gisa', 200, err.message, { cause: err });
-        throw err;
-      }
-    },
+    extract: extractHandler({ sql, client, firstPollMs: deps.firstPollMs, pollMs: deps.pollMs }),
   };
 }

@@ -13,8 +13,11 @@ export interface QuotaLimit {
 
 export interface CallQuota {
   readonly limit: QuotaLimit;
-  /** Takes `n` calls now and answers 0, or takes nothing and answers the milliseconds until they fit. */
-  take(n?: number): Promise<number>;
+  /**
+   * Takes `n` calls now and answers 0, or takes nothing and answers the milliseconds until they fit.
+   * `ceiling` (below `limit.max`) keeps the rest of the window for callers that take without one.
+   */
+  take(n?: number, ceiling?: number): Promise<number>;
   /** Calls taken within the last window. */
   used(): Promise<number>;
 }
@@ -45,10 +48,11 @@ return redis.call('ZCOUNT', KEYS[1], now - tonumber(ARGV[1]), '+inf')`;
 export function redisCallQuota(redis: Redis, key: string, limit: QuotaLimit): CallQuota {
   return {
     limit,
-    take: async (n = 1) => {
-      if (n > limit.max) throw new Error(`${n} calls can never fit a quota of ${limit.max}`);
+    take: async (n = 1, ceiling = limit.max) => {
+      const max = Math.min(ceiling, limit.max);
+      if (n > max) throw new Error(`${n} calls can never fit a quota of ${max}`);
       if (n <= 0) return 0;
-      return Number(await redis.eval(TAKE, 1, key, limit.max, limit.windowMs, n, randomUUID()));
+      return Number(await redis.eval(TAKE, 1, key, max, limit.windowMs, n, randomUUID()));
     },
     used: async () => Number(await redis.eval(USED, 1, key, limit.windowMs)),
   };
