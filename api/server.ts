@@ -14,6 +14,9 @@ import { resolveRedisUrl } from '../runtime/services.js';
 import { API_PREFIX, createApp, DEFAULT_REDIS_PREFIX, type AccessChainDeps, type AppDeps } from './app.js';
 import { systemClock } from './clock.js';
 import { createApiServer } from './httpServer.js';
+import { postgresSearch } from '../indexer/search/postgresSearch.js';
+import { listenerOrigin } from './mcp/mcpServer.js';
+import { startMcpBeside, type McpListenerOptions } from './mcp/mcpRuntime.js';
 import { createUsageFlusher, type UsageFlusher } from './metering/usageFlusher.js';
 import { HOUSEKEEPING_INTERVAL_MS, purgeExpired } from './web/housekeeping.js';
 import { webOptionsFromConfig } from './web/webDeps.js';
@@ -21,6 +24,8 @@ import { webOptionsFromConfig } from './web/webDeps.js';
 export interface RunningApi {
   baseUrl: string;
   server: Server;
+  /** The MCP server's listener, when `mcp` was given: its local URL (clients are told MCP_URL). */
+  mcpLocalUrl?: string;
   /** Writes the usage counters now (tests, operators). */
   flushUsage: () => Promise<void>;
   close: () => Promise<void>;
@@ -35,6 +40,8 @@ export interface StartApiOptions extends Omit<AppDeps, 'access'> {
   usageFlushIntervalMs?: number;
   /** Open connections at most (API_MAX_CONNECTIONS). */
   maxConnections?: number;
+  /** The MCP server on a listener of its own (MCP_PORT), beside the API in this process (api/mcp/mcpRuntime.ts). */
+  mcp?: McpListenerOptions;
 }
 
 /**
@@ -90,15 +97,24 @@ async function accessRuntime(options: StartApiOptions): Promise<AccessRuntime> {
 }
 
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
-  const { access, flusher, ownedRedis, web } = await accessRuntime(options);
-  const app = createApp({ ...options, access, web });
+  const { access, flusher, ownedRedis, web: webOptions } = await accessRuntime(options);
+  const search = options.search ?? postgresSearch(options.sql);
+  const mcp = options.mcp && webOptions && !('bypassForBenchmarkOnly' in access)
+    ? await startMcpBeside({ sql: options.sql, log: options.log, clock: options.clock ?? systemClock, search, access, web: webOptions, mcp: options.mcp })
+    : undefined;
+  const web = mcp?.web ?? webOptions;
+  const app = createApp({ ...options, search, access, web });
   const server = createApiServer(app, { maxConnections: options.maxConnections });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host ?? '0.0.0.0', () => ready());
+  }).catch(async (err: unknown) => {
+    await mcp?.running.close();
+    throw err;
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://localhost:${port}${API_PREFIX}`;
+  mcp?.apiListening(listenerOrigin(options.host, port));
   options.log.info({ baseUrl }, 'API listening');
   // Expired sessions, codes and tokens of the web app (api/web/housekeeping.ts).
   const housekeeping = setInterval(() => {
@@ -108,11 +124,13 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   return {
     baseUrl,
     server,
+    mcpLocalUrl: mcp?.running.localUrl,
     flushUsage: async () => {
       await flusher?.flushNow();
     },
     close: async () => {
       clearInterval(housekeeping);
+      await mcp?.running.close();
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeIdleConnections();
