@@ -7,7 +7,7 @@
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { readChanges } from '../../runtime/changeLog.js';
-import { UpstreamThrottledError } from '../jobs/errors.js';
+import { UnrecoverableInputError, UpstreamThrottledError } from '../jobs/errors.js';
 import { GroupCommit } from '../jobs/groupCommit.js';
 import type { Enqueue, EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
 import {
@@ -16,9 +16,17 @@ import {
 import { MAX_PAGE_SIZE, type IwgClient } from './iwgClient.js';
 import type { EdikteJobs } from './jobs.js';
 import {
-  deleteNotices, noticeLinkCounts, noticesNaming, relinkNotices, storeNotices, type Linker, type NoticeStoreItem, type NoticeStoreResult,
+  deleteNotices, heldCourts, heldKeys, noticeLinkCounts, noticesNaming, relinkNotices, storeNotices, type Linker, type NoticeStoreItem, type NoticeStoreResult,
 } from './noticeStore.js';
-import { SEARCH_CAP, addDays, splitWindow, windowSearch, type SearchWindow } from './searchWindows.js';
+import {
+  SEARCH_CAP, addDays, splitByCourt, splitByKeys, splitKind, splitWindow, windowKey, windowSearch, type SearchWindow,
+} from './searchWindows.js';
+
+/**
+ * A search that still reaches the server's cap where it cannot be split further: the run cannot know it
+ * has everything, so it fails (its watermark stays) rather than complete with a gap.
+ */
+export class SearchCapError extends UnrecoverableInputError {}
 
 export interface EdikteJobDeps {
   sql: Sql;
@@ -117,11 +125,28 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
     return { stored, unchanged, deferred: deferred.length };
   }
 
+  async function runComplete(view: 'All' | 'Deletions', run: string): Promise<void> {
+    log.info({ view, run }, 'Ediktsdatei change run complete');
+    const watermark = await recipeWatermark(sql, view);
+    if (watermark) await runDone(watermark);
+  }
+
   async function finishWindow(view: 'All' | 'Deletions', run: string, window: SearchWindow): Promise<void> {
-    if ((await windowDone(sql, view, run, window)) === 'complete') {
-      log.info({ view, run }, 'Ediktsdatei change run complete');
-      const watermark = await recipeWatermark(sql, view);
-      if (watermark) await runDone(watermark);
+    if ((await windowDone(sql, view, run, window)) === 'complete') await runComplete(view, run);
+  }
+
+  /** The windows a capped one splits into (null: none, it is a leaf); a day of deletions by what is held here. */
+  async function splitCapped(view: 'All' | 'Deletions', window: SearchWindow): Promise<SearchWindow[] | null> {
+    switch (splitKind(view, window)) {
+      case 'dates':
+      case 'states':
+        return splitWindow(window, viennaDate(now()));
+      case 'courts':
+        return splitByCourt(window, await heldCourts(sql));
+      case 'keys':
+        return splitByKeys(window, await heldKeys(sql, window.court!));
+      default:
+        return null;
     }
   }
 
@@ -151,13 +176,20 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
     page: async ({ view, run, window, page }) => {
       const result = await client.viewPage(view, page, window ? { search: windowSearch(view, window) } : {});
       if (window && page === 0 && result.total !== null && result.total >= SEARCH_CAP) {
-        const children = splitWindow(window, viennaDate(now()));
-        if (children.length > 0) {
-          if ((await windowSplit(sql, view, run, window, children)) === 'stale') return { stale: true };
-          await enqueueMany('page', children.map((w) => ({ view, run, window: w, page: 0 })));
-          return { capped: result.total, split: children.length };
+        const children = await splitCapped(view, window);
+        if (children === null) {
+          deps.onRun?.({ outcome: 'refused', reason: 'search-cap' });
+          const message = `Ediktsdatei search of ${view} ${windowKey(window)} still reaches the cap of ${SEARCH_CAP} and cannot be split further: ` +
+            `run ${run} fails and its watermark stays`;
+          log.error({ view, run, window: windowKey(window) }, message);
+          throw new SearchCapError(message);
         }
-        log.warn({ view, window }, `Ediktsdatei search still reaches the cap of ${SEARCH_CAP} for one day and one Bundesland: the rest of it is not reached`);
+        const state = await windowSplit(sql, view, run, window, children);
+        if (state === 'stale') return { stale: true };
+        await enqueueMany('page', children.map((w) => ({ view, run, window: w, page: 0 })));
+        // A day of deletions of which nothing is held here splits into no window: it is done.
+        if (state === 'complete') await runComplete(view, run);
+        return { capped: result.total, split: children.length };
       }
       const more = result.total !== null ? (page + 1) * MAX_PAGE_SIZE < result.total : result.entries.length === MAX_PAGE_SIZE;
       // The page-through runs its pages side by side: the next one starts before this one's documents.

@@ -322,6 +322,23 @@ export async function relinkNotices(sql: Sql, ediktIds: string[], link: Linker =
   });
 }
 
+/**
+ * The courts of the notices held here (not deleted): a day of deletions over the search cap is split by
+ * them. The court is the edict's Gericht_Code, the first three digits of its AZKey where not stored.
+ */
+export async function heldCourts(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ court: string }[]>`
+    SELECT DISTINCT coalesce(court_code, left(edikt_id, 3)) AS court FROM court_notice WHERE deleted_at IS NULL ORDER BY 1`;
+  return rows.map((r) => r.court);
+}
+
+/** The AZKeys of the notices held here (not deleted) of one court, in key order. */
+export async function heldKeys(sql: Sql, court: string): Promise<string[]> {
+  const rows = await sql<{ ediktId: string }[]>`
+    SELECT edikt_id FROM court_notice WHERE deleted_at IS NULL AND coalesce(court_code, left(edikt_id, 3)) = ${court} ORDER BY edikt_id`;
+  return rows.map((r) => r.ediktId);
+}
+
 /** Notices linked to companies, by evidence (`none`: a legal person linked to nobody), for /metrics. */
 export async function noticeLinkCounts(sql: Sql): Promise<Record<string, number>> {
   const rows = await sql<{ evidence: string; n: number }[]>`

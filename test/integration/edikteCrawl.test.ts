@@ -265,6 +265,86 @@ describe('the change recipe at the 5000 cap', () => {
   }, 60_000);
 });
 
+/** Runs the queued page jobs until none is left; a page job that throws is collected, not rethrown. */
+async function drainPages(handlers: ReturnType<typeof handlersWithQueue>['handlers'], queued: Array<{ key: string; payload: unknown }>) {
+  const failed: Error[] = [];
+  let pages = 0;
+  while (queued.length > 0) {
+    const job = queued.shift()!;
+    expect(job.key, 'a document its page could not fetch').not.toBe('document');
+    if (job.key !== 'page') continue;
+    pages++;
+    await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never).catch((err: Error) => failed.push(err));
+  }
+  return { failed, pages };
+}
+
+/** A recipe that starts from `from`: as if the page-through and earlier runs had completed. */
+async function recipeFrom(sql: Sql, watermark: string) {
+  await sql`
+    INSERT INTO crawl_state (source, key, watermark, state) VALUES
+      ('edikte', 'full', '2026-11-01', '{"run":"f","startedOn":"2026-11-01","nextPage":0,"total":0}'),
+      ('edikte', 'changes.All', ${watermark}, '{}'), ('edikte', 'changes.Deletions', ${watermark}, '{}')`;
+}
+
+describe('the 5000 cap where a day cannot be split by date', () => {
+  it('erases every one of more than 5000 deletions of one day, most of them of one court', async () => {
+    const db = await createTestDatabase();
+    const corpus = new IwgCorpus();
+    const items: Array<{ notice: ParsedNotice; raw: string }> = [];
+    for (let i = 0; i < 5_150; i++) {
+      const { spec } = syntheticEdict(i, { seed: 3, from: '2026-11-02', days: 1 });
+      // 5,100 of one court: that court's search of the day reaches the cap too.
+      const doc = iwgDocument(i < 5_100 ? { ...spec, courtCode: '007', courtName: 'Handelsgericht Wien', stateCode: '0' } : spec);
+      corpus.putDocument(doc);
+      items.push({ notice: parseNoticeDocument(JSON.stringify(doc)), raw: '{}' });
+    }
+    for (let i = 0; i < items.length; i += 1000) await storeNotices(db.sql, items.slice(i, i + 1000));
+    for (const { notice } of items) corpus.deleteEdict(notice.ediktId, '2026-11-05T10:00:00Z');
+    const fake = await startFakeIwg({ corpus, now: '2026-11-06' });
+    const { handlers, queued, runs, close } = handlersWithQueue(db, fake, '2026-11-06');
+    try {
+      await recipeFrom(db.sql, '2026-11-04');
+      await handlers.poll({}, undefined as never);
+      const { failed } = await drainPages(handlers, queued);
+      expect(failed).toEqual([]);
+      const [counts] = await db.sql<{ live: number; erased: number }[]>`
+        SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL AND debtor_name IS NULL)::int AS erased FROM court_notice`;
+      expect(counts).toEqual({ live: 0, erased: items.length });
+      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.Deletions'`;
+      expect(state!.watermark).toBe('2026-11-06');
+      expect(runs.filter((r) => r.outcome === 'refused')).toEqual([]);
+    } finally {
+      close();
+      await fake.close();
+      await db.drop();
+    }
+  }, 120_000);
+
+  it('fails the run and keeps its watermark when one day of one Bundesland still reaches the cap', async () => {
+    const db = await createTestDatabase();
+    const corpus = new IwgCorpus();
+    for (let i = 0; i < 5_050; i++) corpus.putDocument(iwgDocument({ ...syntheticEdict(i, { seed: 4, from: '2026-11-05', days: 1 }).spec, stateCode: '3' }));
+    const fake = await startFakeIwg({ corpus, now: '2026-11-06' });
+    const { handlers, queued, runs, close } = handlersWithQueue(db, fake, '2026-11-06');
+    try {
+      await recipeFrom(db.sql, '2026-11-04');
+      await handlers.poll({}, undefined as never);
+      const { failed } = await drainPages(handlers, queued);
+      expect(failed.map((e) => e.constructor.name)).toEqual(['SearchCapError']);
+      expect(failed[0]!.message).toContain('2026-11-05..2026-11-05#3');
+      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
+      expect(state!.watermark).toBe('2026-11-04');
+      expect(runs).toContainEqual({ outcome: 'refused', reason: 'search-cap' });
+      expect(runs.filter((r) => r.outcome === 'success' && r.watermark !== undefined && r.watermark > '2026-11-04')).toHaveLength(1);
+    } finally {
+      close();
+      await fake.close();
+      await db.drop();
+    }
+  }, 60_000);
+});
+
 describe('the first page-through', () => {
   it('resumes from its stored cursor after a restart', async () => {
     const db = await createTestDatabase();

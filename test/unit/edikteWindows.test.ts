@@ -2,7 +2,9 @@
 // that reaches the 5000 cap is split, and when a run's split tree is complete.
 import { describe, expect, it } from 'vitest';
 import { parseSearch } from '../../pipeline/edikte/fake/searchQuery.js';
-import { newRunTree, splitWindow, STATE_PARTS, windowComplete, windowKey, windowSearch, type SearchWindow } from '../../pipeline/edikte/searchWindows.js';
+import {
+  KEYS_PER_SEARCH, newRunTree, splitByCourt, splitByKeys, splitKind, splitWindow, STATE_PARTS, windowComplete, windowKey, windowSearch, type SearchWindow,
+} from '../../pipeline/edikte/searchWindows.js';
 
 describe('windowSearch', () => {
   it('writes the official recipe for an open window, and bounds a split one on both date fields', () => {
@@ -48,6 +50,38 @@ describe('splitWindow', () => {
     });
     expect(days).toHaveLength(50);
     expect(new Set(days).size).toBe(50);
+  });
+});
+
+describe('a day of deletions at the cap', () => {
+  const day: SearchWindow = { from: '2026-11-05', to: '2026-11-05' };
+  const deletion = (key: string) => ({ AZKey: key, Gericht_Code: key.slice(0, 3), Dat_Loeschung: '2026-11-05T10:00:00Z' });
+
+  it('splits by court, then by the keys held (Loeschung documents carry no Bundesland), and a key search is a leaf', () => {
+    expect(splitKind('Deletions', { from: '2026-11-01', to: null })).toBe('dates');
+    expect(splitKind('Deletions', day)).toBe('courts');
+    expect(splitKind('All', day)).toBe('states');
+    expect(splitKind('All', { ...day, part: '3' })).toBeNull();
+    const courts = splitByCourt(day, ['458', '007', '458']);
+    expect(courts).toEqual([{ ...day, court: '007' }, { ...day, court: '458' }]);
+    expect(splitKind('Deletions', courts[0]!)).toBe('keys');
+    const keys = Array.from({ length: 2 * KEYS_PER_SEARCH + 1 }, (_, i) => `007038S${String(i).padStart(5, '0')}26001`);
+    const chunks = splitByKeys(courts[0]!, [...keys].reverse());
+    expect(chunks.map((c) => c.keys!.length)).toEqual([KEYS_PER_SEARCH, KEYS_PER_SEARCH, 1]);
+    expect(chunks.flatMap((c) => c.keys)).toEqual(keys);
+    expect(new Set(chunks.map(windowKey)).size).toBe(3);
+    expect(splitKind('Deletions', chunks[0]!)).toBeNull();
+    expect(splitByCourt(day, [])).toEqual([]);
+  });
+
+  it('selects a court\'s deletions of the day, and exactly the keys of a key search', () => {
+    const hit = (w: SearchWindow, key: string) => parseSearch(windowSearch('Deletions', w))(deletion(key));
+    expect(hit({ ...day, court: '007' }, '007038S0000126001')).toBe(true);
+    expect(hit({ ...day, court: '007' }, '458038S0000126001')).toBe(false);
+    const w = { ...day, court: '007', keys: ['007038S0000126001', '007038S0000326001'] };
+    expect(windowSearch('Deletions', w)).toBe('((([Dat_Loeschung]>=05.11.2026)AND([Dat_Loeschung]<06.11.2026)))AND(([AZKey]=007038S0000126001)OR([AZKey]=007038S0000326001))');
+    expect(['007038S0000126001', '007038S0000226001', '007038S0000326001'].map((k) => hit(w, k))).toEqual([true, false, true]);
+    expect(hit({ from: '2026-11-06', to: '2026-11-06', keys: ['007038S0000126001'] }, '007038S0000126001')).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { iwgDate } from '../iwgParser.js';
-import { dominoJson } from './iwgDocuments.js';
+import { deletionDocument, dominoJson } from './iwgDocuments.js';
 
 type Doc = Record<string, unknown>;
 
@@ -88,9 +88,9 @@ export class IwgCorpus {
   deleteEdict(ediktId: string, deletedAt: string, unid = `D${ediktId.padEnd(31, '0')}`.slice(0, 32)): void {
     const unidOfEdict = this.unidOfKey.get(ediktId);
     const edict = unidOfEdict === undefined ? undefined : this.edicts.get(unidOfEdict);
-    this.add(toDocument({
-      '@unid': unid, '@form': 'Loeschung', '@modified': deletedAt, Aktenzeichen: edict?.aktenzeichen ?? null, AZKey: ediktId, EN: 0, Dat_Loeschung: deletedAt,
-    }));
+    // The Loeschung's fields (AZKey, Gericht_Code, GA, GZ, AZ, Jahr, PZ, EN, Dat_Loeschung), as the interface notes list them.
+    const doc = deletionDocument({ unid, ediktId, aktenzeichen: edict?.aktenzeichen ?? '', deletedAt });
+    this.add(toDocument({ ...doc, '@modified': deletedAt, Aktenzeichen: edict?.aktenzeichen ?? null }));
   }
 
   private deletedAt(ediktId: string, nowMs: number): boolean {
