@@ -1,14 +1,15 @@
 // The GISA job handlers. Each lookup targets one company or one person (GISA forbids bulk listing),
 // stores what it found in one transaction (licenceStore.ts) and is idempotent.
-import { readChanges } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { TradeLicence } from '../../schemas/tradeRecords.js';
 import type { CallQuota } from '../jobs/callQuota.js';
+import type { FanOutSupport } from '../jobs/fanOut.js';
 import type { EnqueueMany, Handlers } from '../register.js';
 import { storeCatalogue } from './catalogue.js';
 import { extractPollReserve, type GisaClient } from './gisaClient.js';
 import { extractHandler } from './extractJob.js';
+import { followHandler } from './follow.js';
 import { GisaNotFoundError } from './gisaXml.js';
 import type { GisaJobs } from './jobs.js';
 import { markChecked, storeLicenceLookup } from './licenceStore.js';
@@ -19,20 +20,17 @@ export interface GisaJobDeps {
   enqueueMany: EnqueueMany<GisaJobs>;
   log: Logger;
   dataQuota?: CallQuota;
+  /** Backpressure and progress of the change-log follower's fan-out; without, it enqueues in slices only. */
+  fanOut?: FanOutSupport;
   /** Extract polling: first status after this long, then every `pollMs` (GISA-V2: 2 s, then 10 s). */
   firstPollMs?: number;
   pollMs?: number;
 }
 
-/** Change-log entries read per follow run; a full page enqueues the next run at once. */
-const FOLLOW_PAGE = 1000;
 /** Calls a re-checked company costs on average (the search plus its licences' details). */
 const CALLS_PER_COMPANY = 2;
 /** A company checked more recently than this is not re-checked yet. */
 const RECHECK_MIN_AGE = '1 day';
-/** Business changes only GISA or derived data caused: following them would look the company up again. */
-const DERIVED_FIELDS = ['tradeLicenses', 'oenaces'];
-const CURSOR_KEY = 'change-cursor';
 
 const nameKey = (s: string | null) => (s ?? '').normalize('NFC').trim().toLowerCase();
 
@@ -86,33 +84,7 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       return storeCatalogue(sql, keys, kinds);
     },
 
-    follow: async ({ after }) => {
-      const [state] = await sql<{ watermark: string | null }[]>`SELECT watermark FROM crawl_state WHERE source = 'gisa' AND key = ${CURSOR_KEY}`;
-      const cursor = Math.max(after ?? 0, Number(state?.watermark ?? 0));
-      const changes = await readChanges(sql, { type: 'business', afterId: cursor, limit: FOLLOW_PAGE });
-      if (changes.length === 0) return { changes: 0, cursor };
-      const last = changes[changes.length - 1]!.id;
-      const byCompany = new Map<string, number>();
-      for (const c of changes) {
-        const derived = c.action === 'updated' && c.changedFields.length > 0 && c.changedFields.every((f) => DERIVED_FIELDS.includes(f));
-        if (c.fnr && !derived) byCompany.set(c.fnr, c.id);
-      }
-      const fnrs = [...byCompany.keys()];
-      await enqueueMany('company', fnrs.map((fnr) => ({ fnr, cause: `c${byCompany.get(fnr)}` })));
-      // The persons these companies name with a birth date, each looked up once.
-      const persons = await sql<{ personId: string; firstName: string | null; lastName: string; birthDate: string }[]>`
-        SELECT DISTINCT p.person_id, p.first_name, p.last_name, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date
-          FROM company_party cp JOIN person p ON p.person_id = cp.person_id
-         WHERE cp.fnr = ANY(${fnrs}) AND p.birth_date IS NOT NULL AND p.last_name IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM gisa_person_check g WHERE g.person_id = p.person_id)
-         ORDER BY p.person_id`;
-      await enqueueMany('person', persons);
-      await sql`
-        INSERT INTO crawl_state (source, key, watermark) VALUES ('gisa', ${CURSOR_KEY}, ${String(last)})
-        ON CONFLICT (source, key) DO UPDATE SET watermark = greatest(crawl_state.watermark::bigint, EXCLUDED.watermark::bigint)::text, updated_at = now()`;
-      if (changes.length === FOLLOW_PAGE) await enqueueMany('follow', [{ after: last }]);
-      return { changes: changes.length, companies: fnrs.length, persons: persons.length, cursor: last };
-    },
+    follow: followHandler({ sql, enqueueMany, fanOut: deps.fanOut }),
 
     recheck: async () => {
       // A minute's worth of the quota: the re-check jobs run after every event-driven job (priority) and

@@ -22,6 +22,9 @@ const CHANGED_FIELD_NAME: Partial<Record<(typeof TRACKED_FIELDS)[number], string
   parties: 'functions',
 };
 
+/** The changedFields this store writes: a business change naming one of them came from the company register. */
+export const COMPANY_REGISTER_FIELDS: ReadonlySet<string> = new Set(TRACKED_FIELDS.map((f) => CHANGED_FIELD_NAME[f] ?? f));
+
 export interface StoreResult {
   fnr: string;
   action: ChangeAction | 'unchanged';
