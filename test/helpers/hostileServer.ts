@@ -3,6 +3,7 @@
 // wire, so a test can say the client stopped the transfer near its limit.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 
 export interface HostileServer {
   url: string;
@@ -58,4 +59,28 @@ export function endless(server: HostileServer, res: ServerResponse, chunk: Buffe
 export function declaredHuge(res: ServerResponse, bytes: number, start = '', type = 'text/xml'): void {
   res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes });
   res.write(start);
+}
+
+/** Runs `fn`; returns what reached the process meanwhile as uncaught exceptions or unhandled rejections. */
+export async function uncaughtDuring(fn: () => Promise<void>): Promise<unknown[]> {
+  const uncaught: unknown[] = [];
+  const onUncaught = (err: unknown) => uncaught.push(err);
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  try {
+    await fn();
+  } finally {
+    process.off('uncaughtException', onUncaught);
+    process.off('unhandledRejection', onUncaught);
+  }
+  return uncaught;
+}
+
+/** What a refused endless answer leaves: the server stopped soon after the limit, no answer open, the heap grown by little. */
+export async function expectStoppedNearLimit(server: HostileServer, limitBytes: number, heapBefore: number): Promise<void> {
+  // The client held at most the limit and a chunk; what else got onto the wire sat in socket buffers.
+  expect(server.written).toBeLessThan(limitBytes + 16 * 1024 * 1024);
+  expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  await new Promise((r) => setTimeout(r, 50));
+  expect(server.open.size).toBe(0);
 }
