@@ -87,6 +87,11 @@ function count(counts: Counts, key: string | null, active: boolean, sign: 1 | -1
 export async function storeLicenceLookup(sql: Sql, lookup: LicenceLookup): Promise<LicenceStoreResult> {
   return sql.begin(async (tx) => {
     const zahlen = [...lookup.licences.map((l) => l.gisaZahl), ...lookup.gone];
+    // Per GISA-Zahl, in key order, before the read: FOR UPDATE locks no row of a new licence (and a sole
+    // trader's has no fnr to lock), so two stores of it would each see none and both write it.
+    await tx`
+      SELECT count(*) FROM (SELECT pg_advisory_xact_lock(k) FROM (
+        SELECT DISTINCT hashtextextended('gisa-licence:' || z, 0) AS k FROM unnest(${zahlen}::text[]) AS z ORDER BY k) AS keys) AS locked`;
     const before = await tx<StoredRow[]>`
       SELECT gisa_zahl, fnr, trade_key, to_char(ended_on, 'YYYY-MM-DD') AS ended_on, record
         FROM trade_license WHERE gisa_zahl = ANY(${zahlen}) ORDER BY gisa_zahl FOR UPDATE`;
