@@ -776,7 +776,8 @@ CREATE TABLE public.document (
     text_content text,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    content_refused text
+    content_refused text,
+    parse_error text
 );
 
 -- Name: function_code; Type: TABLE; Schema: public
@@ -1546,6 +1547,10 @@ CREATE INDEX court_notice_unid ON public.court_notice USING btree (unid) WHERE (
 -- Name: document_fnr; Type: INDEX; Schema: public
 
 CREATE INDEX document_fnr ON public.document USING btree (fnr, document_date DESC);
+
+-- Name: document_parse_failed; Type: INDEX; Schema: public
+
+CREATE INDEX document_parse_failed ON public.document USING btree (document_key) WHERE (parse_error IS NOT NULL);
 
 -- Name: gisa_company_check_order; Type: INDEX; Schema: public
 
