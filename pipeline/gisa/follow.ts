@@ -5,12 +5,14 @@
 // (GISA's own changes above all) would make every lookup cause the next.
 // The lookups are enqueued as a bounded fan-out (pipeline/jobs/fanOut.ts): in slices, parked while the
 // queue holds PIPELINE_MAX_WAITING_JOBS; the cursor moves, and the next page is chained, only once a
-// page is enqueued whole.
+// page is enqueued whole. Then the run is reported (/api/v1/status, /metrics) with the cursor as a time:
+// the recording time of the last change read, or the time of the read once the log is read to its end
+// (register_status compares watermarks as text, and a lag needs a time).
 import type { Job } from 'bullmq';
 import { readChanges, type ChangeRow } from '../../runtime/changeLog.js';
 import type { Sql } from '../../runtime/db.js';
 import { fanOut, type FanOutSupport } from '../jobs/fanOut.js';
-import type { EnqueueMany } from '../register.js';
+import type { EnqueueMany, RegisterRunReport } from '../register.js';
 import { COMPANY_REGISTER_FIELDS } from '../store/companyStore.js';
 import type { GisaJobs } from './jobs.js';
 
@@ -22,6 +24,7 @@ export interface FollowDeps {
   sql: Sql;
   enqueueMany: EnqueueMany<GisaJobs>;
   fanOut?: FanOutSupport;
+  onRun?: (event: RegisterRunReport) => void;
 }
 
 type Person = { personId: string; firstName: string | null; lastName: string; birthDate: string };
@@ -50,7 +53,9 @@ export function followHandler(deps: FollowDeps) {
     const { total, meta } = await fanOut<FollowItem>({
       job, window: `after ${cursor}`, support: deps.fanOut,
       fetch: async () => {
+        const readAt = Date.now();
         const changes = await readChanges(sql, { type: 'business', afterId: cursor, limit: FOLLOW_PAGE });
+        const followedUntil = changes.length === FOLLOW_PAGE ? changes.at(-1)!.recordedAt.getTime() : readAt;
         const byCompany = new Map<string, number>();
         for (const c of changes) if (c.fnr && fromCompanyRegister(c)) byCompany.set(c.fnr, c.id);
         const fnrs = [...byCompany.keys()];
@@ -59,7 +64,7 @@ export function followHandler(deps: FollowDeps) {
           ...fnrs.map((fnr) => ({ company: { fnr, cause: `c${byCompany.get(fnr)}` } })),
           ...persons.map((person) => ({ person })),
         ];
-        return { items, meta: { changes: changes.length, last: changes.at(-1)?.id ?? cursor, companies: fnrs.length, persons: persons.length } };
+        return { items, meta: { changes: changes.length, last: changes.at(-1)?.id ?? cursor, followedUntil, companies: fnrs.length, persons: persons.length } };
       },
       enqueue: async (slice) => {
         await enqueueMany('company', slice.flatMap((i) => ('company' in i ? [i.company] : [])));
@@ -73,6 +78,7 @@ export function followHandler(deps: FollowDeps) {
         ON CONFLICT (source, key) DO UPDATE SET watermark = greatest(crawl_state.watermark::bigint, EXCLUDED.watermark::bigint)::text, updated_at = now()`;
     }
     if (meta.changes === FOLLOW_PAGE) await enqueueMany('follow', [{ after: last }]);
+    deps.onRun?.({ outcome: 'success', itemsFetched: meta.changes ?? 0, ...(meta.followedUntil ? { watermark: new Date(meta.followedUntil).toISOString() } : {}) });
     return { changes: meta.changes ?? 0, companies: meta.companies ?? 0, persons: meta.persons ?? 0, enqueued: total, cursor: last };
   };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { TradeLicence } from '../../schemas/tradeRecords.js';
 import type { CallQuota } from '../jobs/callQuota.js';
 import type { FanOutSupport } from '../jobs/fanOut.js';
-import type { EnqueueMany, Handlers } from '../register.js';
+import type { EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
 import { storeCatalogue } from './catalogue.js';
 import { extractPollReserve, type GisaClient } from './gisaClient.js';
 import { extractHandler } from './extractJob.js';
@@ -22,6 +22,8 @@ export interface GisaJobDeps {
   dataQuota?: CallQuota;
   /** Backpressure and progress of the change-log follower's fan-out; without, it enqueues in slices only. */
   fanOut?: FanOutSupport;
+  /** A follow run done: reported with the change-log position as watermark (follow.ts). */
+  onRun?: (event: RegisterRunReport) => void;
   /** Extract polling: first status after this long, then every `pollMs` (GISA-V2: 2 s, then 10 s). */
   firstPollMs?: number;
   pollMs?: number;
@@ -84,7 +86,7 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       return storeCatalogue(sql, keys, kinds);
     },
 
-    follow: followHandler({ sql, enqueueMany, fanOut: deps.fanOut }),
+    follow: followHandler({ sql, enqueueMany, fanOut: deps.fanOut, onRun: deps.onRun }),
 
     recheck: async () => {
       // A minute's worth of the quota: the re-check jobs run after every event-driven job (priority) and

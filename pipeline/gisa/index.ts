@@ -42,14 +42,14 @@ export const gisa = defineRegister({
     },
     tuning: { firstPollMs: config.GISA_EXTRACT_FIRST_POLL_MS, pollMs: config.GISA_EXTRACT_POLL_MS },
   }),
-  handlers: ({ sql, log, enqueueMany, upstream, quota, onUpstreamRequest, fanOut }) => {
+  handlers: ({ sql, log, enqueueMany, upstream, quota, onUpstreamRequest, onRun, fanOut }) => {
     const dataQuota = quota('data');
     const client = new GisaClient({
       baseUrl: upstream.baseUrl, apiKey: upstream.credentials?.apiKey, timeoutMs: upstream.timeoutMs,
       dataQuota, extractQuota: quota('extract'), onRequest: onUpstreamRequest,
       maxBodyBytes: upstream.maxBodyBytes?.records, maxExtractBytes: upstream.maxBodyBytes?.documents,
     });
-    return { handlers: gisaHandlers({ sql, client, enqueueMany, log, dataQuota, fanOut, firstPollMs: upstream.tuning?.firstPollMs, pollMs: upstream.tuning?.pollMs }) };
+    return { handlers: gisaHandlers({ sql, client, enqueueMany, log, dataQuota, fanOut, onRun, firstPollMs: upstream.tuning?.firstPollMs, pollMs: upstream.tuning?.pollMs }) };
   },
   schedules: () => [
     { id: 'gisa.catalogue', everyMs: 24 * 60 * MINUTE, job: 'catalogue' as const, data: { day: 'daily' } },

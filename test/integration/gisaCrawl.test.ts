@@ -16,6 +16,7 @@ import { fnrCheckLetter } from '../../schemas/identifiers.js';
 import { createLogger } from '../../runtime/logger.js';
 import { loadConfig } from '../../runtime/config.js';
 import { createMetrics } from '../../runtime/metrics.js';
+import { readRegisterStatus, registerFreshnessMetrics } from '../../runtime/registerStatus.js';
 import { quotaKey, redisCallQuota } from '../../pipeline/jobs/callQuota.js';
 import { registerGisaMetrics } from '../../pipeline/gisa/metrics.js';
 import { Redis } from 'ioredis';
@@ -65,6 +66,21 @@ describe('GISA crawl of the bundled corpus', () => {
     const [holding] = await db.sql<{ n: number }[]>`
       SELECT count(DISTINCT t.fnr)::int AS n FROM trade_license t JOIN company c USING (fnr) WHERE t.ended_on IS NULL`;
     expect(business!.n).toBe(holding!.n);
+  });
+
+  it('reports its runs: /api/v1/status and /metrics show GISA, its watermark how far the change log is followed', async () => {
+    const [status] = (await readRegisterStatus(db.sql)).filter((r) => r.register === 'gisa');
+    expect(status).toMatchObject({ register: 'gisa', lastRefusal: null });
+    expect(Date.now() - Date.parse(status!.lastSuccessAt!)).toBeLessThan(120_000);
+    // Followed to the end of the log: the watermark is the time of the last read, seconds ago.
+    expect(Number.isNaN(Date.parse(status!.watermark!))).toBe(false);
+    expect(status!.lagSeconds).toBeGreaterThanOrEqual(0);
+    expect(status!.lagSeconds).toBeLessThan(120);
+    const metrics = createMetrics();
+    registerFreshnessMetrics(metrics.registry, db.sql);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^register_watermark_lag_seconds\{register="gisa"\} \d+$/m);
+    expect(text).toMatch(/^register_last_success_timestamp_seconds\{register="gisa"\} \d+/m);
   });
 
   it('writes no change on a second replay', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GisaClient } from '../../pipeline/gisa/gisaClient.js';
 import { gisaHandlers } from '../../pipeline/gisa/gisaJobs.js';
 import type { FanOutSupport } from '../../pipeline/jobs/fanOut.js';
+import type { RegisterRunReport } from '../../pipeline/register.js';
 import { recordChanges, type NewChange } from '../../pipeline/store/changeLog.js';
 import { createLogger } from '../../runtime/logger.js';
 import { fnrCheckLetter } from '../../schemas/identifiers.js';
@@ -44,11 +45,13 @@ describe('gisa.follow', () => {
 
   function handlersWith(fanOut?: FanOutSupport) {
     const enqueued: Record<string, unknown[]> = { company: [], person: [], follow: [] };
+    const runs: RegisterRunReport[] = [];
     const handlers = gisaHandlers({
       sql: db.sql, client: new GisaClient({ baseUrl: 'http://127.0.0.1:1' }), log: createLogger('silent'), fanOut,
       enqueueMany: async (key, payloads) => void enqueued[key]!.push(...payloads),
+      onRun: (e) => void runs.push(e),
     });
-    return { handlers, enqueued };
+    return { handlers, enqueued, runs };
   }
 
   it('enqueues a page in slices under the bound, parks while the queue is full, resumes without reading again, then moves the cursor', async () => {
@@ -57,7 +60,7 @@ describe('gisa.follow', () => {
     const before = await cursor();
     let drained = 0;
     const limits = { slice: 10, maxWaiting: 25, parkMs: 1 };
-    const { handlers, enqueued } = handlersWith({ backlog: async () => enqueued.company!.length - drained, report: async () => undefined, limits });
+    const { handlers, enqueued, runs } = handlersWith({ backlog: async () => enqueued.company!.length - drained, report: async () => undefined, limits });
     const job = standInJob();
 
     const parked = await handlers.follow({}, job as unknown as Job).catch((e: unknown) => e);
@@ -66,6 +69,7 @@ describe('gisa.follow', () => {
     expect(enqueued.company!.length).toBeLessThanOrEqual(limits.maxWaiting + limits.slice);
     expect(job.delayedUntil).not.toBeNull();
     expect(await cursor()).toBe(before);
+    expect(runs).toEqual([]);
 
     // The queue drains; the job runs again. A change written meanwhile is not part of this page.
     drained = enqueued.company!.length;
@@ -76,6 +80,23 @@ describe('gisa.follow', () => {
     expect(enqueued.company).toHaveLength(60);
     expect(await cursor()).toBe(before + 60);
     expect(job.data).not.toHaveProperty('fanOut');
+    // One run reported, once done: the log was read to its end, so the watermark is the time of that read.
+    expect(runs).toEqual([{ outcome: 'success', itemsFetched: 60, watermark: expect.any(String) }]);
+    const at = Date.parse((runs[0] as { watermark: string }).watermark);
+    expect(Date.now() - at).toBeGreaterThanOrEqual(0);
+    expect(Date.now() - at).toBeLessThan(60_000);
+  });
+
+  it('a full page reports the recording time of its last change as watermark and chains the next page', async () => {
+    const fnrs = Array.from({ length: 1001 }, (_, i) => fnrOf(830_001 + i));
+    await record(fnrs.map((fnr) => ({ type: 'business', fnr, action: 'updated', changedFields: ['name'], vnr: '1' })));
+    const before = await cursor();
+    const [last] = await db.sql<{ id: number; recordedAt: Date }[]>`SELECT id::int, recorded_at FROM change_log WHERE id > ${before} ORDER BY id OFFSET 999 LIMIT 1`;
+    const { handlers, enqueued, runs } = handlersWith();
+    await handlers.follow({}, standInJob() as unknown as Job);
+    expect(await cursor()).toBe(last!.id);
+    expect(enqueued.follow).toEqual([{ after: last!.id }]);
+    expect(runs).toEqual([{ outcome: 'success', itemsFetched: 1000, watermark: last!.recordedAt.toISOString() }]);
   });
 
   it('follows the company register\'s changes only: with a vnr, created, or naming a field of the extract', async () => {
