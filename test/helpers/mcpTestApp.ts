@@ -10,6 +10,7 @@ import type { Clock } from '../../api/clock.js';
 import { startApi, type RunningApi } from '../../api/server.js';
 import type { WebOptions } from '../../api/web/webDeps.js';
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
+import type { Sql } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createTestAccess, type TestAccess } from './apiAccess.js';
 import { REDIRECT_URI } from './oauthFlow.js';
@@ -27,14 +28,19 @@ export interface McpTestApp {
 }
 
 export async function startMcpTestApp(options: {
-  clock?: Clock; web?: WebOptions; search?: SearchBackend; tokenCacheMs?: number; burstLimit?: number; prepare?: (db: TestDatabase) => Promise<void>;
+  clock?: Clock; web?: WebOptions; tokenCacheMs?: number; burstLimit?: number;
+  /** Runs on the new database first (seed data, build the read model). */
+  prepare?: (db: TestDatabase) => Promise<void>;
+  /** The search backend, made once the database is prepared (default: plain Postgres). */
+  search?: (sql: Sql) => Promise<SearchBackend>;
 } = {}): Promise<McpTestApp> {
   const db = await createTestDatabase();
   const access = await createTestAccess(options.burstLimit ? { burstLimit: options.burstLimit } : {});
   await options.prepare?.(db);
+  const search = await options.search?.(db.sql);
   const many = { max: 10_000, windowSeconds: 60 };
   const api = await startApi({
-    sql: db.sql, log: createLogger('silent'), port: 0, host: '127.0.0.1', access: access.access, clock: options.clock, search: options.search,
+    sql: db.sql, log: createLogger('silent'), port: 0, host: '127.0.0.1', access: access.access, clock: options.clock, search,
     usageFlushIntervalMs: 60_000,
     web: { passwordCost: { memoryKiB: 64, timeCost: 1 }, limits: { signIn: many, signUp: many, register: many, token: many }, ...options.web },
     mcp: { port: 0, host: '127.0.0.1', tokenCacheMs: options.tokenCacheMs },
@@ -45,6 +51,7 @@ export async function startMcpTestApp(options: {
     mcpUrl: api.mcpLocalUrl!,
     close: async () => {
       await api.close();
+      await search?.close?.();
       await access.close();
       await db.drop();
     },

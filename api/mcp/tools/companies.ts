@@ -25,9 +25,9 @@ const PAGING_GUIDE = 'Paged: `page` from 1, `pageSize` default 10 (at most 1000;
   'The answer is `{ data, pageNumber, pageSize, totalRecords, totalPages }`; totalRecords counts every match.';
 
 function rangeDescription(f: KeyFigureDefinition, bound: 'gte' | 'lte'): string {
-  const sign = f.sign === 'negative' ? ' An expense, negative as filed: use _lte with a negative bound for large ones.'
-    : f.sign === 'signed' ? ' Either sign (negative: a loss or deficit).' : '';
-  return `${bound === 'gte' ? 'At least' : 'At most'}: ${f.label} (${f.labelDe}; ${f.position}), ${figureUnit(f) === 'EUR' ? 'EUR' : 'persons'}.${sign}`;
+  const sign = f.sign === 'negative' ? ' Negative as filed: large ones are _lte a negative bound.' : f.sign === 'signed' ? ' Can be negative.' : '';
+  const unit = figureUnit(f) === 'EUR' ? 'EUR' : 'persons';
+  return bound === 'gte' ? `Minimum: ${f.label} (${f.labelDe}), ${unit}.${sign}` : `Maximum: ${f.label}, ${unit}.${sign}`;
 }
 
 const SCREENER_DESCRIPTIONS: Record<string, string> = {
@@ -36,6 +36,12 @@ const SCREENER_DESCRIPTIONS: Record<string, string> = {
     'Without it: active companies first, then by name. Expenses are negative as filed: sort them ascending for the largest first.',
   fields: 'Comma-separated columns to return (fnr always comes): name, legalForm, court, city, zipCode, isActive, isScheinunternehmen, ' +
     'hasEdikt, keyFigures (all 47), documentDate, or figure parameters such as `guv.Umsatzerloese,employees`. Without it: whole rows.',
+};
+
+/** count_companies takes the same filters: described once, at search_companies, which a model sees beside it. */
+const COUNT_DESCRIPTIONS: Record<string, string> = {
+  ...Object.fromEntries(KEY_FIGURES.flatMap((f) => [[`${figureParam(f)}_gte`, `Minimum of ${figureParam(f)}.`], [`${figureParam(f)}_lte`, `Maximum of ${figureParam(f)}.`]])),
+  orderBy: 'As in search_companies (it does not change the count).',
 };
 
 const searchCompaniesTool = defineTool({
@@ -59,10 +65,11 @@ const searchCompaniesTool = defineTool({
 const countCompaniesTool = defineTool({
   name: 'count_companies',
   title: 'Count companies',
-  description: 'How many companies match the screener filters of search_companies (the same parameters, without paging): `{ count }`. ' + FIGURES_GUIDE,
+  description: 'How many companies match the filters of search_companies (the same parameters, described there, without paging): ' +
+    '`{ count }`. Figure bounds are in EUR (employees: persons), expenses negative as filed.',
   operations: ['countCompanies'],
   annotations: READ_ONLY,
-  input: toolInput({ query: countQuery, descriptions: SCREENER_DESCRIPTIONS }),
+  input: toolInput({ query: countQuery, descriptions: COUNT_DESCRIPTIONS }),
   run: (ctx, { query }) => countCompanies(ctx, query),
   summary: (data) => `${data.count} companies match.`,
 });
