@@ -10,13 +10,24 @@ import { newRunTree, windowComplete, windowKey, type RunTree, type SearchWindow 
 
 const SOURCE = 'edikte';
 
+/** Where a page of the page-through starts: at `key` (Domino's startkeys), without the entries in `skip` its page before read already. */
+export interface PageStart {
+  key: string;
+  skip: string[];
+}
+
 export interface FullCrawl {
   run: string;
   startedOn: string;
   /** Every page below it is done: where a restarted crawl continues. */
   nextPage: number;
-  /** Pages above nextPage already done (pages run in parallel). */
+  /** Where nextPage starts (null: the view's first entry). */
+  nextStart?: PageStart | null;
+  /** Pages above nextPage already done (pages run in parallel), and where the page after each starts. */
   done?: number[];
+  starts?: Record<string, PageStart>;
+  /** The view's last page, once a page came back short. */
+  lastPage?: number;
   total: number | null;
 }
 
@@ -61,20 +72,32 @@ export async function startFullCrawl(sql: Sql, today: string, at: Date): Promise
 }
 
 /**
- * Marks `page` done and moves the cursor over every page done in a row. `stale`: another run took over;
- * `complete`: every page of the view (by `total`) is done.
+ * Marks `page` done, with where the page after it starts (null: it was the view's last page), and moves
+ * the cursor over every page done in a row. `stale`: another run took over; `complete`: every page up
+ * to the last one is done.
  */
-export async function fullPageDone(sql: Sql, run: string, page: number, total: number | null, pageSize: number): Promise<'stale' | 'open' | 'complete'> {
+export async function fullPageDone(sql: Sql, run: string, page: number, following: PageStart | null, total: number | null): Promise<'stale' | 'open' | 'complete'> {
   return sql.begin(async (tx) => {
     const row = await read<FullCrawl>(tx, 'full', true);
     if (!row || !isFull(row.state) || row.state.run !== run) return 'stale';
     const done = new Set([...(row.state.done ?? []), page]);
+    const starts: Record<string, PageStart> = { ...row.state.starts };
+    if (following) starts[page + 1] = following;
+    const lastPage = following ? row.state.lastPage : page;
     let next = row.state.nextPage;
-    while (done.has(next)) done.delete(next++);
+    let nextStart = row.state.nextStart ?? null;
+    while (done.has(next)) {
+      done.delete(next++);
+      nextStart = starts[next] ?? nextStart;
+    }
     for (const p of done) if (p < next) done.delete(p);
-    const known = total ?? row.state.total;
-    await write(tx, 'full', row.watermark, { ...row.state, nextPage: next, done: [...done].sort((a, b) => a - b), total: known });
-    return known !== null && next * pageSize >= known ? 'complete' : 'open';
+    for (const p of Object.keys(starts)) if (Number(p) <= next) delete starts[p];
+    const state: FullCrawl = {
+      ...row.state, nextPage: next, nextStart, done: [...done].sort((a, b) => a - b), starts, total: total ?? row.state.total,
+      ...(lastPage !== undefined ? { lastPage } : {}),
+    };
+    await write(tx, 'full', row.watermark, state);
+    return lastPage !== undefined && next > lastPage ? 'complete' : 'open';
   });
 }
 

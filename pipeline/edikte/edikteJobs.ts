@@ -5,6 +5,7 @@
 // change log's business changes. A job per page rather than per document: BullMQ's cost per job was
 // most of the pipeline's per edict.
 import type { Sql } from '../../runtime/db.js';
+import type { ViewEntry } from '../../schemas/courtNoticeRecords.js';
 import type { Logger } from '../../runtime/logger.js';
 import { readChanges } from '../../runtime/changeLog.js';
 import { UnrecoverableInputError, UpstreamThrottledError } from '../jobs/errors.js';
@@ -12,8 +13,10 @@ import { GroupCommit } from '../jobs/groupCommit.js';
 import type { Enqueue, EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
 import {
   completeFullCrawl, fullCrawl, fullPageDone, linkCursor, recipeWatermark, setLinkCursor, startChangeRun, startFullCrawl, windowDone, windowSplit,
+  type PageStart,
 } from './crawlState.js';
 import { MAX_PAGE_SIZE, type IwgClient } from './iwgClient.js';
+import { entrySortKey, IwgContentError } from './iwgParser.js';
 import type { EdikteJobs } from './jobs.js';
 import {
   deleteNotices, heldCourts, heldKeys, noticeLinkCounts, noticesNaming, relinkNotices, storeNotices, type Linker, type NoticeStoreItem, type NoticeStoreResult,
@@ -62,6 +65,22 @@ async function storeEach(sql: Sql, items: NoticeStoreItem[], link?: Linker): Pro
   const results: Array<NoticeStoreResult | Error> = [];
   for (const item of items) results.push(...(await storeEach(sql, [item], link)));
   return results;
+}
+
+/**
+ * Where the page after a full one starts: at the sort key of its last entry that has one, without the
+ * entries of this page a start there reads again (that key's, and those without a key). A page wholly
+ * of the key it started at adds its entries to what it skipped.
+ */
+export function followingStart(entries: ViewEntry[], after?: PageStart): PageStart {
+  const keys = entries.map(entrySortKey);
+  const key = keys.filter((k): k is string => k !== null).at(-1);
+  if (key === undefined) throw new IwgContentError('Ediktsdatei view page has no entry with an AZKey or Aktenzeichen to page on from', JSON.stringify(entries));
+  const skip = entries.filter((_, i) => keys[i] === null || keys[i] === key).map((e) => e.unid);
+  if (key !== after?.key) return { key, skip };
+  const all = [...new Set([...after.skip, ...skip])];
+  if (all.length > MAX_PAGE_SIZE) throw new IwgContentError(`more than ${MAX_PAGE_SIZE} entries of All sort at ${key}: the page-through cannot page on`, JSON.stringify(entries));
+  return { key, skip: all };
 }
 
 export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
@@ -150,6 +169,30 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
     }
   }
 
+  /**
+   * A page of the first page-through of All. Keyset paging: a page after the first starts at the AZKey
+   * where the one before it ended (Domino's startkeys), so an edict deleted before the cursor while the
+   * crawl runs shifts nothing (with offsets, the next page would start one entry late and skip one).
+   * Pages run side by side: the next one is enqueued before this one's documents are fetched.
+   */
+  async function pageThrough(run: string, page: number, after?: PageStart): Promise<unknown> {
+    const result = await client.viewPage('All', page, after ? { startKey: after.key } : {});
+    const skip = new Set(after?.skip ?? []);
+    const entries = result.entries.filter((e) => !skip.has(e.unid));
+    const following = result.entries.length === MAX_PAGE_SIZE ? followingStart(result.entries, after) : null;
+    if (following) await enqueue('page', { view: 'All', run, window: null, page: page + 1, after: following });
+    const documents = await fetchDocuments(entries.map((e) => e.unid));
+    // Its cursor moves over the pages done in a row, so a restart continues where it stood.
+    const state = await fullPageDone(sql, run, page, following, result.total);
+    if (state === 'stale') return { stale: true };
+    const startedOn = state === 'complete' ? await completeFullCrawl(sql, run, viennaDate(now())) : null;
+    if (startedOn) {
+      log.info({ run, total: result.total }, 'Ediktsdatei full page-through complete');
+      await runDone(startedOn);
+    }
+    return { entries: entries.length, total: result.total, ...documents, more: following !== null };
+  }
+
   return {
     poll: async ({ full, from }) => {
       const at = now();
@@ -157,7 +200,7 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
       const state = await fullCrawl(sql);
       if (full || !state.completedOn) {
         const crawl = !full && state.crawl ? state.crawl : await startFullCrawl(sql, today, at);
-        await enqueue('page', { view: 'All', run: crawl.run, window: null, page: crawl.nextPage });
+        await enqueue('page', { view: 'All', run: crawl.run, window: null, page: crawl.nextPage, ...(crawl.nextStart ? { after: crawl.nextStart } : {}) });
         return { crawl: 'full', run: crawl.run, page: crawl.nextPage };
       }
       const runs: Record<string, string> = {};
@@ -173,9 +216,10 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
       return { crawl: 'recipe', from: runs };
     },
 
-    page: async ({ view, run, window, page }) => {
-      const result = await client.viewPage(view, page, window ? { search: windowSearch(view, window) } : {});
-      if (window && page === 0 && result.total !== null && result.total >= SEARCH_CAP) {
+    page: async ({ view, run, window, page, after }) => {
+      if (window === null) return pageThrough(run, page, after);
+      const result = await client.viewPage(view, page, { search: windowSearch(view, window) });
+      if (page === 0 && result.total !== null && result.total >= SEARCH_CAP) {
         const children = await splitCapped(view, window);
         if (children === null) {
           deps.onRun?.({ outcome: 'refused', reason: 'search-cap' });
@@ -192,8 +236,6 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
         return { capped: result.total, split: children.length };
       }
       const more = result.total !== null ? (page + 1) * MAX_PAGE_SIZE < result.total : result.entries.length === MAX_PAGE_SIZE;
-      // The page-through runs its pages side by side: the next one starts before this one's documents.
-      if (window === null && more) await enqueue('page', { view, run, window, page: page + 1 });
       let documents = { stored: 0, unchanged: 0, deferred: 0 };
       let erased = 0;
       if (view === 'All') documents = await fetchDocuments(result.entries.map((e) => e.unid));
@@ -201,20 +243,8 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
         const deletions = result.entries.filter((e) => e.ediktId && e.deletedAt).map((e) => ({ ediktId: e.ediktId!, deletedAt: e.deletedAt! }));
         erased = (await deleteNotices(sql, deletions)).length;
       }
-      if (window === null) {
-        // Its cursor moves over the pages done in a row, so a restart continues where it stood.
-        const state = await fullPageDone(sql, run, page, result.total, MAX_PAGE_SIZE);
-        if (state === 'stale') return { stale: true };
-        const startedOn = state === 'complete' ? await completeFullCrawl(sql, run, viennaDate(now())) : null;
-        if (startedOn) {
-          log.info({ run, total: result.total }, 'Ediktsdatei full page-through complete');
-          await runDone(startedOn);
-        }
-      } else if (more) {
-        await enqueue('page', { view, run, window, page: page + 1 });
-      } else {
-        await finishWindow(view, run, window);
-      }
+      if (more) await enqueue('page', { view, run, window, page: page + 1 });
+      else await finishWindow(view, run, window);
       return { entries: result.entries.length, total: result.total, ...documents, erased, more };
     },
 

@@ -153,10 +153,17 @@ export class IwgClient {
     }
   }
 
-  /** One page (0-based) of a view, sorted by AZKey, optionally narrowed by a search. */
-  async viewPage(view: View, page: number, options: { search?: string; pageSize?: number } = {}): Promise<ViewPage> {
+  /**
+   * One page (0-based) of a view, sorted by AZKey, optionally narrowed by a search; or with `startKey`
+   * the page that starts at the first entry whose AZKey sorts at or after it (Domino's `startkeys`:
+   * keyset paging, which an entry deleted before the cursor cannot shift).
+   */
+  async viewPage(view: View, page: number, options: { search?: string; pageSize?: number; startKey?: string } = {}): Promise<ViewPage> {
     const ps = Math.min(MAX_PAGE_SIZE, options.pageSize ?? MAX_PAGE_SIZE);
-    const query = [`ps=${ps}`, `page=${page}`, 'sortcolumn=AZKey', ...(options.search ? [`search=${encode(options.search)}`] : [])];
+    const query = [
+      `ps=${ps}`, ...(options.startKey !== undefined ? [`startkeys=${encode(options.startKey)}`] : [`page=${page}`]), 'sortcolumn=AZKey',
+      ...(options.search ? [`search=${encode(options.search)}`] : []),
+    ];
     const reply = await this.call(options.search ? 'search' : 'view', `/collections/name/${view}?${query.join('&')}`);
     return parseViewPage(reply.text, String(reply.headers['content-range'] ?? '') || null);
   }

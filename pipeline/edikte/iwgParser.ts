@@ -213,6 +213,17 @@ export function parseNoticeDocument(body: string): ParsedNotice {
   };
 }
 
+/**
+ * Where an entry sorts in a view sorted by AZKey: its AZKey where the view gives it (Deletions), else
+ * the AZKey's start written in its Aktenzeichen (`013 001 S 00002/17` -> `013001S0000217`; the AZKey
+ * adds a running number, so this sorts at or before it). Null when neither reads.
+ */
+export function entrySortKey(entry: Pick<ViewEntry, 'ediktId' | 'aktenzeichen'>): string | null {
+  if (entry.ediktId) return entry.ediktId;
+  const m = /^(\d{3})\s*(\d{3})\s*([A-Za-z]{1,3})\s*(\d{1,5})\s*\/\s*(\d{2})$/.exec(entry.aktenzeichen?.trim() ?? '');
+  return m ? `${m[1]}${m[2]}${m[3]}${m[4]!.padStart(5, '0')}${m[5]}` : null;
+}
+
 /** `Content-Range: items 0-99/89306` -> 89306; null when absent or unreadable. */
 export function contentRangeTotal(header: string | null | undefined): number | null {
   const m = /\/\s*(\d+)\s*$/.exec(header ?? '');

@@ -18,12 +18,17 @@ export const EDIKTE_JOBS = {
     jobId: (p: { full?: boolean; from?: string }) => `poll.${p.full ? 'full' : 'recipe'}.${p.from ?? 'watermark'}`,
   },
   /**
-   * One page (100 entries) of a view within a run: a page of the full page-through (`window` null) or of
-   * a search window. Enqueues the documents (All) or erases the deleted edicts (Deletions), then the next page.
+   * One page (100 entries) of a view within a run: a page of the full page-through (`window` null, each
+   * page after the first starting at the AZKey where the one before it ended) or of a search window.
+   * Stores the documents (All) or erases the deleted edicts (Deletions), then enqueues the next page.
    */
   page: {
     name: 'edikte.page',
-    payload: z.object({ view: z.enum(['All', 'Deletions']), run: z.string().min(1), window: searchWindow.nullable(), page: z.number().int().min(0) }),
+    payload: z.object({
+      view: z.enum(['All', 'Deletions']), run: z.string().min(1), window: searchWindow.nullable(), page: z.number().int().min(0),
+      /** The page-through's pages after the first: where the page starts (keyset paging), not an offset. */
+      after: z.object({ key: z.string().min(1).max(40), skip: z.array(unid).max(100) }).optional(),
+    }),
     jobId: (p: { view: string; run: string; window: SearchWindow | null; page: number }) =>
       `page.${p.view}.${p.run}.${p.window ? windowKey(p.window) : 'full'}.${p.page}`,
   },

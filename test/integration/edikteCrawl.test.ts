@@ -15,7 +15,7 @@ import { IwgClient } from '../../pipeline/edikte/iwgClient.js';
 import type { EdikteJobs } from '../../pipeline/edikte/jobs.js';
 import { storeNotices } from '../../pipeline/edikte/noticeStore.js';
 import { IwgCorpus } from '../../pipeline/edikte/fake/iwgCorpus.js';
-import { iwgDocument } from '../../pipeline/edikte/fake/iwgDocuments.js';
+import { azKeyOf, iwgDocument } from '../../pipeline/edikte/fake/iwgDocuments.js';
 import { startFakeIwg, type FakeIwg } from '../../pipeline/edikte/fake/fakeIwg.js';
 import { syntheticEdict } from '../../pipeline/edikte/fake/syntheticEdikte.js';
 import { parseNoticeDocument } from '../../pipeline/edikte/iwgParser.js';
@@ -360,9 +360,51 @@ describe('the first page-through', () => {
       // The process dies here: the queue is lost, the cursor in the database is not.
       queued.length = 0;
       await handlers.poll({}, undefined as never);
-      expect(queued[0]).toMatchObject({ key: 'page', payload: { run: (first.payload as { run: string }).run, page: 1 } });
+      // Page 1 starts where page 0 ended (keyset paging), not at an offset.
+      expect(queued[0]).toMatchObject({ key: 'page', payload: { run: (first.payload as { run: string }).run, page: 1, after: { key: expect.any(String) } } });
       const [state] = await db.sql<{ state: { nextPage: number; total: number } }[]>`SELECT state FROM crawl_state WHERE source = 'edikte' AND key = 'full'`;
       expect(state!.state).toMatchObject({ nextPage: 1, total: 250 });
+    } finally {
+      close();
+      await fake.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('the first page-through while the register changes', () => {
+  it('stores every edict when one before the cursor is deleted between two pages', async () => {
+    const db = await createTestDatabase();
+    const corpus = new IwgCorpus();
+    const all: string[] = [];
+    for (let i = 0; i < 250; i++) {
+      const { spec } = syntheticEdict(i, { seed: 9, from: '2026-10-01', days: 20 });
+      corpus.putDocument(iwgDocument(spec));
+      all.push(azKeyOf(spec));
+    }
+    const fake = await startFakeIwg({ corpus, now: '2026-11-10' });
+    const { handlers, queued, close } = handlersWithQueue(db, fake, '2026-11-10');
+    const run = async () => {
+      while (queued.length > 0) {
+        const job = queued.shift()!;
+        if (job.key === 'page') await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never);
+        else if (job.key === 'poll') await handlers.poll(job.payload as PayloadOf<EdikteJobs['poll']>, undefined as never);
+      }
+    };
+    try {
+      await handlers.poll({}, undefined as never);
+      await handlers.page(queued.shift()!.payload as PayloadOf<EdikteJobs['page']>, undefined as never);
+      // The register deletes the first edict read: every later one moves up a place in the view.
+      const [first] = await db.sql<{ id: string }[]>`SELECT min(edikt_id) AS id FROM court_notice`;
+      corpus.deleteEdict(first!.id, '2026-11-10T08:00:00Z');
+      await run();
+      const stored = await db.sql<{ ediktId: string }[]>`SELECT edikt_id FROM court_notice ORDER BY edikt_id`;
+      expect(stored.map((r) => r.ediktId)).toEqual([...all].sort());
+      // The change recipe that follows erases the deleted one: 249 are left, every one still in All.
+      await handlers.poll({}, undefined as never);
+      await run();
+      const live = await db.sql<{ ediktId: string }[]>`SELECT edikt_id FROM court_notice WHERE deleted_at IS NULL ORDER BY edikt_id`;
+      expect(live.map((r) => r.ediktId)).toEqual(all.filter((k) => k !== first!.id).sort());
     } finally {
       close();
       await fake.close();

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CLOSING_BLOCKS, IwgContentError, contentRangeTotal, iwgDate, isClosingBlock, isLoginForm, parseBausteine, parseNoticeDocument, parseViewPage,
+  CLOSING_BLOCKS, IwgContentError, contentRangeTotal, entrySortKey, iwgDate, isClosingBlock, isLoginForm, parseBausteine, parseNoticeDocument, parseViewPage,
 } from '../../pipeline/edikte/iwgParser.js';
 import { UnrecoverableInputError } from '../../pipeline/jobs/errors.js';
 import { jsonDocumentComplete } from '../../pipeline/upstream/completeBody.js';
@@ -168,6 +168,16 @@ describe('view pages, totals and the login form', () => {
     expect(contentRangeTotal('items 0-0/0')).toBe(0);
     expect(contentRangeTotal(undefined)).toBeNull();
     expect(contentRangeTotal('bytes */*')).toBeNull();
+  });
+
+  it('gives an entry its place in the AZKey order: its AZKey, else the start of it in its Aktenzeichen', () => {
+    expect(entrySortKey({ ediktId: '499038S0026426001', aktenzeichen: '499 038 S 264/26' })).toBe('499038S0026426001');
+    expect(entrySortKey({ ediktId: null, aktenzeichen: '013 001 S 00002/17' })).toBe('013001S0000217');
+    expect(entrySortKey({ ediktId: null, aktenzeichen: '458 015 Se 12/25' })).toBe('458015Se0001225');
+    expect(entrySortKey({ ediktId: null, aktenzeichen: 'kein Aktenzeichen' })).toBeNull();
+    expect(entrySortKey({ ediktId: null, aktenzeichen: null })).toBeNull();
+    // The start sorts at or before every AZKey of that Aktenzeichen (they add a running number).
+    expect('013001S0000217' <= '013001S0000217001').toBe(true);
   });
 
   it('refuses a page that is not an array of entries', () => {

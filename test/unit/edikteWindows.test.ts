@@ -1,7 +1,10 @@
 // The change recipe's searches (pipeline/edikte/searchWindows.ts): the official query, how a window
-// that reaches the 5000 cap is split, and when a run's split tree is complete.
+// that reaches the 5000 cap is split, and when a run's split tree is complete; where the page-through's
+// next page starts (keyset paging).
 import { describe, expect, it } from 'vitest';
+import { followingStart } from '../../pipeline/edikte/edikteJobs.js';
 import { parseSearch } from '../../pipeline/edikte/fake/searchQuery.js';
+import { IwgContentError } from '../../pipeline/edikte/iwgParser.js';
 import {
   KEYS_PER_SEARCH, newRunTree, splitByCourt, splitByKeys, splitKind, splitWindow, STATE_PARTS, windowComplete, windowKey, windowSearch, type SearchWindow,
 } from '../../pipeline/edikte/searchWindows.js';
@@ -100,5 +103,20 @@ describe('windowComplete', () => {
     expect(windowComplete(tree)).toBe(false);
     tree.done.push(windowKey(halves[0]!));
     expect(windowComplete(tree)).toBe(true);
+  });
+});
+
+describe('followingStart (keyset paging of the page-through)', () => {
+  const entry = (unid: string, aktenzeichen: string | null) => ({ unid, form: 'Edikt', aktenzeichen, ediktId: null, deletedAt: null });
+
+  it('starts the next page at the last entry\'s key and skips what a start there reads again', () => {
+    const page = [entry('A1', '013 001 S 00002/17'), entry('A2', '013 001 S 00003/17'), entry('A3', '013 001 S 00003/17'), entry('A4', null)];
+    expect(followingStart(page)).toEqual({ key: '013001S0000317', skip: ['A2', 'A3', 'A4'] });
+  });
+
+  it('adds to what it skips when a whole page sorts at the key it started at, and refuses a page without keys', () => {
+    const page = [entry('B1', '013 001 S 00003/17'), entry('B2', '013 001 S 00003/17')];
+    expect(followingStart(page, { key: '013001S0000317', skip: ['A2', 'A3'] })).toEqual({ key: '013001S0000317', skip: ['A2', 'A3', 'B1', 'B2'] });
+    expect(() => followingStart([entry('C1', null)])).toThrow(IwgContentError);
   });
 });

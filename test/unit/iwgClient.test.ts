@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IwgAuthenticationError, IwgClient } from '../../pipeline/edikte/iwgClient.js';
+import { entrySortKey } from '../../pipeline/edikte/iwgParser.js';
 import { startFakeIwg, type FakeIwg } from '../../pipeline/edikte/fake/fakeIwg.js';
 import { parseSearch, SearchSyntaxError } from '../../pipeline/edikte/fake/searchQuery.js';
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError } from '../../pipeline/jobs/errors.js';
@@ -51,6 +52,13 @@ describe('view pages', () => {
     } finally {
       fake.setNow('2026-11-21');
     }
+  });
+
+  it('starts a page at a key with startkeys, so a deletion before it shifts nothing', async () => {
+    const all = (await client.viewPage('All', 0, { pageSize: 100 })).entries;
+    const from = await client.viewPage('All', 0, { pageSize: 10, startKey: entrySortKey(all[20]!)! });
+    expect(from.entries.map((e) => e.unid)).toEqual(all.slice(20, 30).map((e) => e.unid));
+    expect((await client.viewPage('All', 0, { startKey: 'ZZZ' })).entries).toEqual([]);
   });
 
   it('refuses a search the server cannot read, for good', async () => {

@@ -1,10 +1,11 @@
 // A fake of the Ediktsdatei's IWG interface (IBM Domino Access Services, JSON) for replays, tests and
 // the benchmark, speaking the real formats: `collections`, `collections/name/{All|Deletions}` paged
-// with `ps` (at most 100) and `page` (or `start`/`count`), `search=` in Domino's query language capped at
-// 5000 results, `Content-Range: items a-b/total`, `documents/unid/{unid}` with `multipart=false` and
-// If-Modified-Since (304), Domino's `\/` escapes and JSON error bodies. Without valid HTTP Basic
-// credentials it answers, as Domino does, its login form with HTTP 200. Without `sortcolumn` a search
-// comes back in an order that changes between requests (so paging only holds with `sortcolumn=AZKey`).
+// with `ps` (at most 100) and `page` (or `start`/`count`, or `startkeys` with `sortcolumn=AZKey`),
+// `search=` in Domino's query language capped at 5000 results, `Content-Range: items a-b/total`,
+// `documents/unid/{unid}` with `multipart=false` and If-Modified-Since (304), Domino's `\/` escapes and
+// JSON error bodies. Without valid HTTP Basic credentials it answers, as Domino does, its login form
+// with HTTP 200. Without `sortcolumn` a search comes back in an order that changes between requests
+// (so paging only holds with `sortcolumn=AZKey`).
 // Transport faults are injected from FaultRates: 401, 429, 500, timeouts, truncated and cut-off bodies.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -164,7 +165,11 @@ class FakeIwgServer {
       throw err;
     }
     const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Number(q.get('count') ?? q.get('ps') ?? 10) || 10));
-    const start = q.has('start') ? Math.max(0, Number(q.get('start')) || 0) : Math.max(0, Number(q.get('page') ?? 0) || 0) * size;
+    // startkeys: the page begins at the first entry whose sort column (AZKey) is at or after the key.
+    const startKey = q.get('startkeys');
+    const keyed = startKey !== null && q.get('sortcolumn') === 'AZKey' ? docs.findIndex((d) => d.ediktId >= startKey) : -1;
+    const from = startKey === null ? 0 : keyed < 0 ? docs.length : keyed;
+    const start = from + (q.has('start') ? Math.max(0, Number(q.get('start')) || 0) : Math.max(0, Number(q.get('page') ?? 0) || 0) * size);
     const page = docs.slice(start, start + size);
     const body = dominoJson(page.map((d, i) => entry(view, d, start + i + 1, docs.length)));
     const range = docs.length === 0 ? 'items 0-0/0' : `items ${start}-${start + Math.max(page.length, 1) - 1}/${docs.length}`;
