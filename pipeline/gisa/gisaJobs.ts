@@ -7,12 +7,13 @@ import type { CallQuota } from '../jobs/callQuota.js';
 import type { FanOutSupport } from '../jobs/fanOut.js';
 import type { EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
 import { storeCatalogue } from './catalogue.js';
-import { extractPollReserve, type GisaClient } from './gisaClient.js';
+import type { GisaClient } from './gisaClient.js';
 import { extractHandler } from './extractJob.js';
 import { followHandler } from './follow.js';
 import { GisaNotFoundError } from './gisaXml.js';
 import type { GisaJobs } from './jobs.js';
 import { markChecked, storeLicenceLookup } from './licenceStore.js';
+import { recheckHandler } from './recheck.js';
 
 export interface GisaJobDeps {
   sql: Sql;
@@ -29,10 +30,6 @@ export interface GisaJobDeps {
   pollMs?: number;
 }
 
-/** Calls a re-checked company costs on average (the search plus its licences' details). */
-const CALLS_PER_COMPANY = 2;
-/** A company checked more recently than this is not re-checked yet. */
-const RECHECK_MIN_AGE = '1 day';
 
 const nameKey = (s: string | null) => (s ?? '').normalize('NFC').trim().toLowerCase();
 
@@ -88,29 +85,7 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
 
     follow: followHandler({ sql, enqueueMany, fanOut: deps.fanOut, onRun: deps.onRun }),
 
-    recheck: async () => {
-      // A minute's worth of the quota: the re-check jobs run after every event-driven job (priority) and
-      // the limiter holds all of them to the quota, so they use what the events leave. Companies still
-      // queued from the last run are selected again under the same job id, so the queue does not grow.
-      // The poll reserve stays free for running extracts (gisaClient.ts).
-      const limit = deps.dataQuota?.limit.max ?? 200;
-      const used = (await deps.dataQuota?.used()) ?? 0;
-      const budget = Math.floor((limit - extractPollReserve(limit)) / CALLS_PER_COMPANY);
-      // Companies the re-check has not seen yet join it (never checked: they come first within their group).
-      await sql`
-        INSERT INTO gisa_company_check (fnr, is_active)
-        SELECT c.fnr, c.status = 'active' FROM company c
-         WHERE NOT EXISTS (SELECT 1 FROM gisa_company_check g WHERE g.fnr = c.fnr) LIMIT 10000
-        ON CONFLICT (fnr) DO NOTHING`;
-      const due = await sql<{ fnr: string }[]>`
-        SELECT fnr FROM gisa_company_check
-         WHERE checked_at IS NULL OR checked_at < now() - ${RECHECK_MIN_AGE}::interval
-         ORDER BY is_active DESC, checked_at ASC NULLS FIRST, fnr LIMIT ${budget}`;
-      // One lookup per company and day: a company still queued from an earlier run keeps its job.
-      const day = new Date().toISOString().slice(0, 10);
-      await enqueueMany('recheckCompany', due.map((r) => ({ fnr: r.fnr, cause: `r${day}` })));
-      return { budget, used, enqueued: due.length };
-    },
+    recheck: recheckHandler({ sql, enqueueMany, dataQuota: deps.dataQuota }),
 
     company: lookupCompany('licence'),
     recheckCompany: lookupCompany('recheckLicence'),

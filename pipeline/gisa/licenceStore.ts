@@ -120,14 +120,17 @@ export async function storeLicenceLookup(sql: Sql, lookup: LicenceLookup): Promi
     if (upserts.length > 0) {
       await tx`
         INSERT INTO trade_license ${tx(upserts)}
-        ON CONFLICT (gisa_zahl) DO UPDATE SET ${tx.unsafe(UPDATE_COLUMNS)},
-          updated_at = now(), last_crawled_at = now()`;
+        ON CONFLICT (gisa_zahl) DO UPDATE SET ${tx.unsafe(UPDATE_COLUMNS)}, updated_at = now()`;
       // Trade keys the catalogue does not know yet get a row named by the licence, so /trades lists them.
       await tx`
         INSERT INTO trade (trade_key, name, source)
         SELECT DISTINCT ON (trade_key) trade_key, coalesce(wording, trade_key), 'licence' FROM trade_license
          WHERE gisa_zahl = ANY(${upserts.map((u) => u.gisa_zahl)}) AND trade_key IS NOT NULL
         ON CONFLICT (trade_key) DO NOTHING`;
+    }
+    // Looked up now, changed or not: the re-check of sole traders' licences goes by this (recheck.ts).
+    if (lookup.licences.length > 0) {
+      await tx`UPDATE trade_license SET last_crawled_at = now() WHERE gisa_zahl = ANY(${lookup.licences.map((l) => l.gisaZahl)})`;
     }
     const gone = lookup.gone.filter((z) => stored.has(z));
     if (gone.length > 0) {

@@ -110,6 +110,35 @@ describe('GISA crawl of the bundled corpus', () => {
     expect(enqueued.map((p) => p.fnr)).toEqual(['629a', '412785m', '33918f']);
   });
 
+  it('the re-check takes licences without a company link by GISA-Zahl, the longest unchecked first; a lookup marks them checked', async () => {
+    const sole = (await db.sql<{ gisaZahl: string }[]>`SELECT gisa_zahl FROM trade_license WHERE fnr IS NULL ORDER BY gisa_zahl`).map((r) => r.gisaZahl);
+    expect(sole.length).toBeGreaterThanOrEqual(3);
+    await db.sql`UPDATE trade_license SET last_crawled_at = now() - interval '10 days' WHERE gisa_zahl = ${sole[0]!}`;
+    await db.sql`UPDATE trade_license SET last_crawled_at = now() - interval '30 days' WHERE gisa_zahl = ${sole[1]!}`;
+    await db.sql`UPDATE trade_license SET last_crawled_at = now() - interval '20 days' WHERE gisa_zahl = ${sole[2]!}`;
+    // A company's licence checked long ago is not one of them: its company's lookup reaches it.
+    await db.sql`UPDATE trade_license SET last_crawled_at = now() - interval '40 days' WHERE gisa_zahl = '100000016'`;
+    const fake = await startFakeGisa({ fixturesDir: CORPUS });
+    try {
+      const enqueued: Array<{ gisaZahl: string; cause: string }> = [];
+      const handlers = gisaHandlers({
+        sql: db.sql, client: new GisaClient({ baseUrl: fake.url }), log,
+        dataQuota: { limit: { max: 200, windowMs: 60_000 }, take: async () => 0, used: async () => 0 },
+        enqueueMany: async (key, payloads) => {
+          if (key === 'recheckLicence') enqueued.push(...(payloads as typeof enqueued));
+        },
+      });
+      await handlers.recheck({ minute: 'test' }, undefined as never);
+      expect(enqueued.map((p) => p.gisaZahl)).toEqual([sole[1], sole[2], sole[0]]);
+      // Looked up (nothing changed upstream), they are not due again.
+      for (const job of enqueued.splice(0)) await handlers.recheckLicence(job, undefined as never);
+      await handlers.recheck({ minute: 'test' }, undefined as never);
+      expect(enqueued).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('/metrics: calls in the window against each quota of the key, and the re-check backlog', async () => {
     const config = loadConfig({ GISA_API_KEY: `metrics-${randomBytes(4).toString('hex')}` });
     const redis = new Redis(inject('redisUrl'));
