@@ -1,10 +1,12 @@
 // The extract job: StartGISAAuszug under the 10/min quota, GetAuszugStatus until the GISA job is
 // Completed, GetAuszug, stored with the request's state (trade_extract_request, which the API's
 // extract source reads). The GISA job's id is kept on the BullMQ job, so a pause for the data quota or
-// a transport fault resumes polling that GISA job instead of starting (and paying for) another.
+// a transport fault resumes polling that GISA job instead of starting (and paying for) another. A GISA
+// job still Working after `maxPollMs` fails the extract as unavailable, for good: polling on would only
+// spend the data quota, and the next request starts a new one.
 import { DelayedError, type Job } from 'bullmq';
 import type { Sql } from '../../runtime/db.js';
-import { UpstreamThrottledError, UpstreamUnavailableError } from '../jobs/errors.js';
+import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError } from '../jobs/errors.js';
 import { GisaExtractQuotaError, GisaJobLostError, type GisaClient } from './gisaClient.js';
 import { GisaNotFoundError } from './gisaXml.js';
 
@@ -21,7 +23,15 @@ export interface ExtractJobDeps {
   /** First status after this long, then every `pollMs` (GISA-V2: 2 s, then 10 s). */
   firstPollMs?: number;
   pollMs?: number;
+  /** Longest a GISA job is polled, from its start (pauses included). */
+  maxPollMs?: number;
 }
+
+/** GISA completes an extract within seconds; five minutes of Working (30 polls) is a job that will not. */
+export const EXTRACT_MAX_POLL_MS = 5 * 60_000;
+
+/** The GISA job never completed: the extract fails at once (no retry), the API answers unavailable. */
+export class GisaExtractTimeoutError extends UnrecoverableInputError {}
 
 /** The GISA job an extract job polls: its id and when it was started (ms since the epoch). */
 interface GisaJobRef {
@@ -58,7 +68,13 @@ export function extractHandler(deps: ExtractJobDeps) {
         await setExtractState(sql, p, 'pending', null);
         await sleep(deps.firstPollMs ?? 2000);
       }
-      while ((await client.extractStatus(ref.id)) !== 'Completed') await sleep(deps.pollMs ?? 10_000);
+      const maxPollMs = deps.maxPollMs ?? EXTRACT_MAX_POLL_MS;
+      while ((await client.extractStatus(ref.id)) !== 'Completed') {
+        if (Date.now() - ref.startedAt >= maxPollMs) {
+          throw new GisaExtractTimeoutError(`GISA extract job ${ref.id} still not completed after ${Math.round(maxPollMs / 1000)} s`);
+        }
+        await sleep(deps.pollMs ?? 10_000);
+      }
       const pdf = await client.extract(ref.id);
       await sql.begin(async (tx) => {
         await tx`

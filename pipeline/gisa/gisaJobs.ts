@@ -28,6 +28,8 @@ export interface GisaJobDeps {
   /** Extract polling: first status after this long, then every `pollMs` (GISA-V2: 2 s, then 10 s). */
   firstPollMs?: number;
   pollMs?: number;
+  /** Longest an extract's GISA job is polled (default EXTRACT_MAX_POLL_MS). */
+  maxPollMs?: number;
 }
 
 
@@ -100,6 +102,6 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       return { hits: search.hits.length, toFetch: wanted.length };
     },
 
-    extract: extractHandler({ sql, client, firstPollMs: deps.firstPollMs, pollMs: deps.pollMs }),
+    extract: extractHandler({ sql, client, firstPollMs: deps.firstPollMs, pollMs: deps.pollMs, maxPollMs: deps.maxPollMs }),
   };
 }

@@ -49,7 +49,7 @@ export const gisa = defineRegister({
       dataQuota, extractQuota: quota('extract'), onRequest: onUpstreamRequest,
       maxBodyBytes: upstream.maxBodyBytes?.records, maxExtractBytes: upstream.maxBodyBytes?.documents,
     });
-    return { handlers: gisaHandlers({ sql, client, enqueueMany, log, dataQuota, fanOut, onRun, firstPollMs: upstream.tuning?.firstPollMs, pollMs: upstream.tuning?.pollMs }) };
+    return { handlers: gisaHandlers({ sql, client, enqueueMany, log, dataQuota, fanOut, onRun, firstPollMs: upstream.tuning?.firstPollMs, pollMs: upstream.tuning?.pollMs, maxPollMs: upstream.tuning?.maxPollMs }) };
   },
   schedules: () => [
     { id: 'gisa.catalogue', everyMs: 24 * 60 * MINUTE, job: 'catalogue' as const, data: { day: 'daily' } },

@@ -192,6 +192,32 @@ describe('/trades on the bundled corpus', () => {
     }
   });
 
+  it('GET /trades/documents/{gisaZahl}: a GISA job that never completes is polled for a bounded time, then 503 unavailable', async () => {
+    const stuck = await startFakeGisa({ fixturesDir: CORPUS, extractPolls: 1_000_000 });
+    const slow = await startPipeline({
+      sql: api.db.sql, redisUrl: inject('redisUrl'), log, registers: [gisa], concurrency: 1, prefix: `trades-stuck-${randomBytes(4).toString('hex')}`,
+      upstreams: { gisa: { baseUrl: stuck.url, tuning: { firstPollMs: 20, pollMs: 20, maxPollMs: 500 } } },
+    });
+    try {
+      await withExtracts(10_000, slow.queues.gisa!, async (get) => {
+        const started = Date.now();
+        const res = await get('/trades/documents/100000030');
+        expect(res.status).toBe(503);
+        expect(await res.text()).toBe('GISA aktuell nicht verfügbar');
+        expect(res.headers.get('retry-after')).toBe('60');
+        // Given up after the cap, well before the request's own wait ran out; one GISA job, no retry.
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(stuck.extractStarts).toBe(1);
+      });
+      const [failed] = await slow.queues.gisa!.getJobs(['failed']);
+      expect(failed?.failedReason).toMatch(/not completed after/);
+      expect(failed?.attemptsMade).toBe(1);
+    } finally {
+      await slow.close();
+      await stuck.close();
+    }
+  });
+
   it('a licence that ends upstream: one trade change, gisaLicenseKey no longer matches, /trades/changes shows it', async () => {
     const sql = api.db.sql;
     const before = await json(await api.http.get(path('/businesses?gisaLicenseKey=710100')));
