@@ -8,5 +8,5 @@ COPY package.json package-lock.json ./
 # Optional dependencies stay too: esbuild (under tsx) ships its binary as one.
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
-EXPOSE 8080
+EXPOSE 8080 8081
 CMD ["npm", "start"]

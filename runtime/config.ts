@@ -62,7 +62,8 @@ const configSchema = z.object({
   BMF_LSU_MAX_BODY_MB: z.coerce.number().min(0.01).max(400).default(16),
   /**
    * Which parts `npm start` runs in this process: any of api, pipeline, indexer (comma-separated).
-   * One process runs all three by default; docker-compose runs one part per container.
+   * One process runs all three by default; docker-compose runs one part per container. The api role
+   * also serves the dashboard and, on MCP_PORT, the MCP server.
    */
   SERVICE_ROLES: z
     .string()
@@ -106,6 +107,22 @@ const configSchema = z.object({
    */
   PUBLIC_BASE_URL: optionalUrl,
   MCP_URL: urlWithDefault('http://localhost:8081/mcp'),
+  /**
+   * The MCP server's own listener, run by the api role beside the API (docs/mcp.md); MCP_URL is what
+   * clients are told, so change both. Browser origins allowed to call /mcp (comma-separated, or `*`;
+   * none by default: native clients send no Origin), and Host names accepted besides MCP_URL's.
+   */
+  MCP_PORT: port.default(8081),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\*|https?:\/\/[^/\s?#]+)$/, 'each must be an origin such as http://localhost:6274 (scheme, host, port; no path), or *'))),
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:]+\](:\d+)?$/, 'each must be a host name with an optional port, such as mcp.internal:8081'))),
   /** Secure + __Host- session cookies: auto when the request came over HTTPS (X-Forwarded-Proto), or always / never. */
   WEB_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   WEB_SESSION_HOURS: z.coerce.number().min(0.1).max(24 * 90).default(12),

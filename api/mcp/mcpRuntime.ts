@@ -3,6 +3,7 @@
 // its search backend (the screener's in-memory columns are loaded once) and the usage flusher, and
 // the web app's revocations clear its token cache at once.
 import type { SearchBackend } from '../../indexer/search/searchBackend.js';
+import type { Config } from '../../runtime/config.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AccessChainDeps } from '../app.js';
@@ -23,6 +24,11 @@ export interface McpListenerOptions {
   /** How long a token's lookup is cached (default 5 s; revocations in this process clear it at once). */
   tokenCacheMs?: number;
   maxConnections?: number;
+}
+
+/** The listener's options from the service configuration (entry points). */
+export function mcpOptionsFromConfig(config: Config): McpListenerOptions {
+  return { port: config.MCP_PORT, url: config.MCP_URL, allowedOrigins: config.MCP_ALLOWED_ORIGINS, allowedHosts: config.MCP_ALLOWED_HOSTS };
 }
 
 export interface McpBeside {

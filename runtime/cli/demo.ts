@@ -1,7 +1,9 @@
 // npm run demo: the whole service on this machine with the bundled data. Finds or starts Postgres and
-// Redis, migrates, loads catalogues, issues a fresh demo API key, serves on PORT (default 8080) and
-// prints the base URL and the key, and the operator's pages (sign-in with the admin token, Bull Board, /metrics).
+// Redis, migrates, loads catalogues, issues a fresh demo API key, serves on PORT (default 8080) and the
+// MCP server on MCP_PORT (8081), and prints the base URL and the key, the dashboard, how to connect an
+// MCP client, and the operator's pages (sign-in with the admin token, Bull Board, /metrics).
 import { createAccount, createApiKey, findAccountByEmail } from '../../api/accounts/accountStore.js';
+import { mcpOptionsFromConfig, type McpListenerOptions } from '../../api/mcp/mcpRuntime.js';
 import { startApi } from '../../api/server.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
 import { firmenbuchDocumentSource } from '../../pipeline/firmenbuch/documentSource.js';
@@ -13,12 +15,20 @@ import { startPipeline } from '../../pipeline/pipelineWorker.js';
 import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import { startDemoGisa } from '../../pipeline/gisa/demoGisa.js';
 import { bootstrap, runMain } from '../bootstrap.js';
+import type { Config } from '../config.js';
 import { createMetrics } from '../metrics.js';
 import { registerFreshnessMetrics } from '../registerStatus.js';
 import { onShutdown } from '../shutdown.js';
 import { commandLine } from './args.js';
 
 const DEMO_EMAIL = 'demo@example.org';
+/** Where the MCP Inspector's web page runs: the demo lets it call the MCP server from the browser unless MCP_ALLOWED_ORIGINS says otherwise. */
+const INSPECTOR_ORIGINS = ['http://localhost:6274', 'http://127.0.0.1:6274'];
+
+function demoMcpOptions(config: Config): McpListenerOptions {
+  const options = mcpOptionsFromConfig(config);
+  return { ...options, allowedOrigins: config.MCP_ALLOWED_ORIGINS.length > 0 ? config.MCP_ALLOWED_ORIGINS : INSPECTOR_ORIGINS };
+}
 const REPLAY_PREFIX = 'demo-replay';
 
 runMain(async () => {
@@ -54,6 +64,7 @@ runMain(async () => {
     metrics: metrics.registry, queues: Object.values(queues.queues), adminToken,
     documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({ baseUrl: register.url, timeoutMs: 10_000 })),
     tradeExtracts: trades.extracts, corsOrigins: rt.config.CORS_ORIGINS,
+    mcp: demoMcpOptions(rt.config),
   });
   const origin = new URL(api.baseUrl).origin;
   // A configured token is the operator's secret and stays out of the output; a generated one is shown once.
@@ -64,6 +75,10 @@ runMain(async () => {
     `  demo API key: ${issued.key}${retired.count > 0 ? '   (the key of the previous demo run is revoked: keys are stored hashed and shown once)' : ''}`,
     `  try:          curl -H 'x-api-key: ${issued.key}' '${api.baseUrl}/businesses?orderBy=guv.Umsatzerloese&orderByDescending=true'`,
     `  dashboard:    ${origin}/app   (sign up, API keys, usage, connected AI tools; OAuth metadata at ${origin}/.well-known/oauth-authorization-server)`,
+    `  MCP server:   ${rt.config.MCP_URL}   (for AI tools; they sign in through the dashboard with OAuth, calls count against that account)`,
+    `  connect:      Claude Code: claude mcp add --transport http austrian-companies ${rt.config.MCP_URL}`,
+    `                Claude Desktop (claude_desktop_config.json): {"mcpServers": {"austrian-companies": {"command": "npx", "args": ["mcp-remote", "${rt.config.MCP_URL}"]}}}`,
+    `                MCP Inspector: npx @modelcontextprotocol/inspector, transport Streamable HTTP, URL ${rt.config.MCP_URL}`,
     `  docs:         ${api.baseUrl}/docs`,
     `  status:       ${api.baseUrl}/status`,
     `  operator:     ${origin}/admin/login   sign in with ${shownToken}`,

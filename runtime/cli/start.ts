@@ -1,6 +1,8 @@
 // npm start: the service without replaying anything. Applies pending migrations, then runs the parts
-// SERVICE_ROLES names (default all three in this process): the API, the pipeline workers with their
-// change-feed schedules, and the indexers (Postgres read model, plus Elasticsearch when configured).
+// SERVICE_ROLES names (default all three in this process): the API (with the dashboard and, on
+// MCP_PORT, the MCP server), the pipeline workers with their change-feed schedules, and the indexers
+// (Postgres read model, plus Elasticsearch when configured).
+import { mcpOptionsFromConfig } from '../../api/mcp/mcpRuntime.js';
 import { startApi } from '../../api/server.js';
 import { ensureReadModel, registerIndexerLagMetric } from '../../indexer/indexer.js';
 import { createSearchBackend, startIndexers } from '../../indexer/searchRuntime.js';
@@ -85,12 +87,15 @@ runMain(async () => {
       sql: rt.sql, log: rt.log, port: config.PORT, redisUrl: rt.redisUrl, metrics: metrics.registry,
       queues: pipeline ? Object.values(pipeline.queues) : undefined, adminToken: config.ADMIN_TOKEN, metricsToken: config.METRICS_TOKEN,
       search, maxConnections: config.API_MAX_CONNECTIONS, exportConcurrency: config.EXPORT_CONCURRENCY, corsOrigins: config.CORS_ORIGINS,
+      // The MCP server runs with the API: same counters, search backend and revocations (docs/mcp.md).
+      mcp: mcpOptionsFromConfig(config),
       tradeExtracts: pipeline?.queues.gisa ? gisaExtractSource(rt.sql, pipeline.queues.gisa) : undefined,
       documents: firmenbuchDocumentSource(rt.sql, new FirmenbuchClient({
         baseUrl: config.FIRMENBUCH_URL, apiKey: config.FIRMENBUCH_API_KEY, timeoutMs: 30_000, maxDocumentBytes: config.FIRMENBUCH_MAX_DOCUMENT_MB * MiB,
       })),
     });
     console.log(`API: ${api.baseUrl}`);
+    console.log(`MCP: ${config.MCP_URL} (listening on port ${config.MCP_PORT})`);
     closers.unshift(api.close); // stop taking requests first
   }
   // Then let workers finish their active jobs, then close the pools.
