@@ -5,6 +5,7 @@
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { DERIVED_OENACE_SOURCE, type OenaceEvidence } from '../../schemas/oenaceAssignment.js';
 import { OenaceClassifier, type OenaceAssignment } from './classify.js';
+import { loadTradeKeyMap, mappingByWording, resolveTradeKeys, type TradeKeyMapping } from './tradeKeys.js';
 
 export interface DerivedRow {
   code: string;
@@ -16,6 +17,8 @@ export interface DerivedRow {
 export interface DerivationState {
   /** Keys of the company's current (not ended) licences. */
   tradeKeys: string[];
+  /** Their catalogue wordings (the licence's where the catalogue has none): keys the mapping lacks map by these. */
+  tradeWordings?: Record<string, string>;
   /** The derived rows stored now. */
   stored: DerivedRow[];
   /** Codes another source gave the company: not derived again (one row per code). */
@@ -30,27 +33,43 @@ export function oenaceClassifier(): OenaceClassifier {
   return shared;
 }
 
+let tradeKeyMapping: { map: Map<string, TradeKeyMapping>; byWording: Map<string, TradeKeyMapping> } | undefined;
+function tradeKeys() {
+  if (!tradeKeyMapping) {
+    const map = loadTradeKeyMap();
+    tradeKeyMapping = { map, byWording: mappingByWording(map) };
+  }
+  return tradeKeyMapping;
+}
+
 /** Trade keys and stored derived rows of some companies, in one statement. */
 export async function readDerivationState(tx: Sql | TransactionSql, fnrs: string[]): Promise<Map<string, DerivationState>> {
-  const rows = await tx<Array<{ fnr: string; tradeKeys: string[]; stored: Array<DerivedRow & { confidence: string | number }>; given: string[] }>>`
-    SELECT f.fnr,
-           coalesce((SELECT array_agg(DISTINCT t.trade_key ORDER BY t.trade_key) FROM trade_license t
-                      WHERE t.fnr = f.fnr AND t.ended_on IS NULL AND t.trade_key IS NOT NULL), '{}') AS trade_keys,
+  const rows = await tx<Array<{ fnr: string; tradeKeys: string[]; tradeWordings: Record<string, string>; stored: Array<DerivedRow & { confidence: string | number }>; given: string[] }>>`
+    SELECT f.fnr, coalesce(held.keys, '{}') AS trade_keys, coalesce(held.wordings, '{}') AS trade_wordings,
            coalesce((SELECT json_agg(json_build_object('code', co.code, 'isPrimary', co.is_primary, 'confidence', co.confidence,
                                                        'evidence', co.evidence) ORDER BY co.code)
                        FROM company_oenace co
                       WHERE co.fnr = f.fnr AND co.version = '2008' AND co.source = ${DERIVED_OENACE_SOURCE}), '[]') AS stored,
            coalesce((SELECT array_agg(co.code ORDER BY co.code) FROM company_oenace co
                       WHERE co.fnr = f.fnr AND co.version = '2008' AND co.source <> ${DERIVED_OENACE_SOURCE}), '{}') AS given
-      FROM unnest(${fnrs}::text[]) AS f (fnr)`;
+      FROM unnest(${fnrs}::text[]) AS f (fnr)
+      LEFT JOIN LATERAL (
+        SELECT array_agg(k.trade_key ORDER BY k.trade_key) AS keys, json_object_agg(k.trade_key, k.wording) AS wordings
+          FROM (SELECT DISTINCT ON (t.trade_key) t.trade_key, coalesce(c.name, t.wording) AS wording
+                  FROM trade_license t LEFT JOIN trade c ON c.trade_key = t.trade_key
+                 WHERE t.fnr = f.fnr AND t.ended_on IS NULL AND t.trade_key IS NOT NULL ORDER BY t.trade_key) AS k) AS held ON true`;
   return new Map(rows.map((r) => [r.fnr, {
-    tradeKeys: r.tradeKeys, stored: r.stored.map((s) => ({ ...s, confidence: Number(s.confidence) })), given: r.given,
+    tradeKeys: r.tradeKeys, tradeWordings: r.tradeWordings, stored: r.stored.map((s) => ({ ...s, confidence: Number(s.confidence) })), given: r.given,
   }]));
 }
 
 /** The rows to store for a company: its assignments, without codes another source gave it. */
 export function derivedRows(classifier: OenaceClassifier, purposeText: string | null, state: DerivationState): DerivedRow[] {
-  const rows = toRows(classifier.classify({ purposeText, tradeKeys: state.tradeKeys }));
+  const { map, byWording } = tradeKeys();
+  const held = resolveTradeKeys(state.tradeKeys, state.tradeWordings ?? {}, map, byWording);
+  const rows = toRows(classifier.classify({ purposeText, tradeKeys: held.keys })).map((r) => held.heldAs.size === 0 ? r : {
+    ...r, evidence: { ...r.evidence, tradeKeys: r.evidence.tradeKeys.map((k) => held.heldAs.get(k) ?? k) },
+  });
   return state.given.length === 0 ? rows : rows.filter((r) => !state.given.includes(r.code));
 }
 
