@@ -1648,6 +1648,10 @@ CREATE INDEX trade_license_key_page ON public.trade_license USING btree (trade_k
 
 CREATE INDEX trade_license_key_zip ON public.trade_license USING btree (trade_key, zip_code, gisa_zahl);
 
+-- Name: trade_license_sole_recheck; Type: INDEX; Schema: public
+
+CREATE INDEX trade_license_sole_recheck ON public.trade_license USING btree (last_crawled_at NULLS FIRST, gisa_zahl) WHERE (fnr IS NULL);
+
 -- Name: trade_name_trgm; Type: INDEX; Schema: public
 
 CREATE INDEX trade_name_trgm ON public.trade USING gin (lower(name) public.gin_trgm_ops);
