@@ -45,6 +45,8 @@ export interface PipelineOptions {
   /** Run workers in this process (default). False gives queues only, e.g. for the API's admin pages. */
   work?: boolean;
   onOutcome?: JobRunnerDeps['onOutcome'];
+  /** A replay's: a refused login fails its job and ends the run (JobRunnerDeps) instead of pausing the queue. */
+  onAuthenticationError?: JobRunnerDeps['onAuthenticationError'];
   onUpstreamRequest?: (event: { upstream: string; operation: string; status: number | 'error'; durationMs: number }) => void;
   onRegisterRun?: (event: RegisterRunEvent) => void;
 }
@@ -55,8 +57,8 @@ export interface Pipeline {
   queues: Record<string, Queue>;
   enqueue: <J extends JobTable, K extends JobKey<J>>(register: Register<J>, key: K, payload: PayloadOf<J[K]>) => Promise<void>;
   enqueueMany: <J extends JobTable, K extends JobKey<J>>(register: Register<J>, key: K, payloads: Array<PayloadOf<J[K]>>) => Promise<void>;
-  /** Resolves once no queue has waiting, delayed, active or prioritised jobs left. */
-  drained: (pollMs?: number) => Promise<void>;
+  /** Resolves once no queue has waiting, delayed, active or prioritised jobs left, or `stop` is aborted. */
+  drained: (pollMs?: number, stop?: AbortSignal) => Promise<void>;
   counts: () => Promise<Record<string, Record<string, number>>>;
   close: () => Promise<void>;
 }
@@ -111,7 +113,9 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     if (options.work ?? true) {
       const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
       connections.push(workerConnection);
-      const processor = jobProcessor({ register, handlers: runtime.handlers, queue, log: options.log, onOutcome: options.onOutcome });
+      const processor = jobProcessor({
+        register, handlers: runtime.handlers, queue, log: options.log, onOutcome: options.onOutcome, onAuthenticationError: options.onAuthenticationError,
+      });
       const worker = new Worker(register.name, processor, {
         connection: workerConnection,
         prefix,
@@ -153,8 +157,8 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     enqueue: (register, key, payload) => adderOf(register).enqueue(key, payload),
     enqueueMany: (register, key, payloads) => adderOf(register).enqueueMany(key, payloads),
     counts,
-    drained: async (pollMs = 200) => {
-      for (;;) {
+    drained: async (pollMs = 200, stop?: AbortSignal) => {
+      while (!stop?.aborted) {
         const all = await counts();
         const pending = Object.values(all).reduce((sum, c) => sum + PENDING_STATES.reduce((s, st) => s + (c[st] ?? 0), 0), 0);
         if (pending === 0) return;

@@ -60,7 +60,7 @@ export class CliError extends Error {
 }
 
 /** Errors an operator can act on from their message alone. */
-const OPERATOR_ERRORS = new Set(['ConfigError', 'CliError', 'UpstreamUnreachableError']);
+const OPERATOR_ERRORS = new Set(['ConfigError', 'CliError', 'UpstreamUnreachableError', 'UpstreamAuthenticationError']);
 
 function operatorMessage(err: unknown): { message: string; exitCode: number } | null {
   if (!(err instanceof Error)) return null;

@@ -49,7 +49,7 @@ export const edikte = defineRegister({
   handlers: ({ sql, log, enqueue, enqueueMany, upstream, onUpstreamRequest, onRun }) => {
     const client = new IwgClient({
       baseUrl: upstream.baseUrl, user: upstream.credentials?.user, password: upstream.credentials?.password, timeoutMs: upstream.timeoutMs,
-      ratePerSecond: upstream.ratePerSecond, log, onRequest: onUpstreamRequest, maxBodyBytes: upstream.maxBodyBytes?.records,
+      ratePerSecond: upstream.ratePerSecond, onRequest: onUpstreamRequest, maxBodyBytes: upstream.maxBodyBytes?.records,
     });
     return { handlers: edikteHandlers({ sql, client, enqueue, enqueueMany, log, onRun }), close: () => client.close() };
   },

@@ -1,16 +1,17 @@
 // The Ediktsdatei's IWG interface (IBM Domino Access Services, JSON) under EDIKTE_URL, with HTTP Basic
-// credentials: view pages (`collections/name/{view}`, ps at most 100, `page`, `sortcolumn=AZKey` so
-// paging is stable, an optional `search=`) and single edicts (`documents/unid/{unid}?multipart=false`,
-// If-Modified-Since). What comes back is classified as the job runner needs it:
+// credentials: view pages (`collections/name/{view}`, ps at most 100, `page` or `startkeys`,
+// `sortcolumn=AZKey` so paging is stable, an optional `search=`) and single edicts
+// (`documents/unid/{unid}?multipart=false`, If-Modified-Since). What comes back is classified as the
+// job runner needs it:
 //   429 -> UpstreamThrottledError; 401/403 or Domino's login form (HTTP 200 HTML) -> IwgAuthenticationError
-//   (the queue pauses and the log says why); network errors, timeouts, 5xx and cut-off bodies ->
-//   UpstreamUnavailableError (retried); 404 of a document -> `gone`; a complete answer that does not
-//   read, or a 400/404 of a view, or an answer over maxBodyBytes -> unrecoverable (retrying brings the same).
+//   (an UpstreamAuthenticationError: the service's queue pauses and the log says why, a replay ends);
+//   network errors, timeouts, 5xx and cut-off bodies -> UpstreamUnavailableError (retried); 404 of a
+//   document -> `gone`; a complete answer that does not read, or a 400/404 of a view, or an answer over
+//   maxBodyBytes -> unrecoverable (retrying brings the same).
 import http from 'node:http';
 import https from 'node:https';
-import type { Logger } from '../../runtime/logger.js';
 import type { ParsedNotice, ViewPage } from '../../schemas/courtNoticeRecords.js';
-import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
+import { UnrecoverableInputError, UpstreamAuthenticationError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import type { UpstreamRequestEvent } from '../register.js';
 import { collectLimitedBody, MiB, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { jsonDocumentComplete } from '../upstream/completeBody.js';
@@ -24,10 +25,10 @@ export const IWG_DEFAULT_MAX_BODY_BYTES = 16 * MiB;
 /** How long the queue pauses when the interface refuses the login: long enough not to hammer it, short enough to notice a fix. */
 export const AUTH_PAUSE_MS = 15 * 60_000;
 
-/** The interface refused our credentials: a 429-like pause of the register's queue, never a per-document failure. */
-export class IwgAuthenticationError extends UpstreamThrottledError {
+/** The interface refused our credentials: the queue pauses (a replay ends), never a per-document failure. */
+export class IwgAuthenticationError extends UpstreamAuthenticationError {
   constructor(detail: string) {
-    super(UPSTREAM, AUTH_PAUSE_MS, `Ediktsdatei refused the login (${detail}): check EDIKTE_USER and EDIKTE_PASSWORD; the edikte queue pauses for ${AUTH_PAUSE_MS / 60_000} min`);
+    super(UPSTREAM, AUTH_PAUSE_MS, `Ediktsdatei refused the login (${detail}): check EDIKTE_USER and EDIKTE_PASSWORD`);
   }
 }
 
@@ -50,7 +51,6 @@ export interface IwgClientOptions {
    * queue's limiter (jobs per second) no longer bounds requests; this does, per process.
    */
   ratePerSecond?: number;
-  log?: Logger;
   onRequest?: (event: UpstreamRequestEvent) => void;
 }
 
@@ -135,9 +135,8 @@ export class IwgClient {
       const contentType = String(reply.headers['content-type'] ?? '');
       if (reply.status === 429) throw new UpstreamThrottledError(UPSTREAM, retryAfterMs(String(reply.headers['retry-after'] ?? '') || null));
       if (reply.status === 401 || reply.status === 403 || (reply.status === 200 && isLoginForm(contentType, reply.text))) {
-        const err = new IwgAuthenticationError(reply.status === 200 ? 'it answered its login form' : `HTTP ${reply.status}`);
-        this.options.log?.error({ upstream: UPSTREAM, operation, status: reply.status }, err.message);
-        throw err;
+        // The job runner logs it once, with what it does about it (a pause, or the end of a replay).
+        throw new IwgAuthenticationError(reply.status === 200 ? 'it answered its login form' : `HTTP ${reply.status}`);
       }
       if (reply.status === 304 || (reply.status === 404 && allow404)) return reply;
       if (reply.status >= 500 || reply.status === 408) throw new UpstreamUnavailableError(UPSTREAM, reply.status, `Ediktsdatei answered HTTP ${reply.status} for ${operation}`);

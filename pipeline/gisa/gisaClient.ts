@@ -1,13 +1,14 @@
 // GISA V2 adapter: posts `<{Method}Input>` (with the key inside) to `{GISA_URL}/xml/{Method}` under
 // the key's quotas and turns the answer into records or typed errors:
-//   quota spent here or by GISA, HTTP 429, code 300 (key)  -> UpstreamThrottledError (queue pauses, no attempt used)
+//   quota spent here or by GISA, HTTP 429                  -> UpstreamThrottledError (queue pauses, no attempt used)
+//   code 300 (key refused)                                 -> UpstreamAuthenticationError (the same; a replay ends)
 //   network, timeout, HTTP 5xx, a cut-off body, code 310    -> UpstreamUnavailableError (retried)
 //   code 1000 -> GisaNotFoundError; 320/1020 -> GisaJobLostError; other codes and unreadable answers
 //   -> GisaContentError / GisaResponseParseError (unrecoverable, the answer kept as raw input)
 //   an answer over its size limit (data calls, extracts)    -> UpstreamBodyTooLargeError (unrecoverable)
 // Extract polls (GetAuszugStatus, GetAuszug) may use the whole data quota; every other data call stops
 // short of it by the poll reserve, so a running extract is not starved by the lookups.
-import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
+import { UnrecoverableInputError, UpstreamAuthenticationError, UpstreamThrottledError, UpstreamUnavailableError, retryAfterMs } from '../jobs/errors.js';
 import type { CallQuota } from '../jobs/callQuota.js';
 import { MiB, readLimitedResponse, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { xmlDocumentComplete } from '../upstream/completeBody.js';
@@ -124,7 +125,7 @@ export class GisaClient {
       const window = (method === 'StartGISAAuszug' ? this.options.extractQuota : this.options.dataQuota)?.limit.windowMs ?? 60_000;
       return method === 'StartGISAAuszug' ? new GisaExtractQuotaError('gisa', window, 'GISA says the extract quota is spent') : new UpstreamThrottledError('gisa', window, 'GISA says the data quota is spent');
     }
-    if (codes.has('300')) return new UpstreamThrottledError('gisa', KEY_REFUSED_PAUSE_MS, 'GISA refused the API key (code 300); check GISA_API_KEY');
+    if (codes.has('300')) return new UpstreamAuthenticationError('gisa', KEY_REFUSED_PAUSE_MS, 'GISA refused the API key (code 300); check GISA_API_KEY');
     if (codes.has('310')) return new UpstreamUnavailableError('gisa', 200, `GISA ${method}: unexpected error (code 310)`);
     if (codes.has('1000')) return new GisaNotFoundError(method, messages, text);
     if (codes.has('320') || codes.has('1020')) return new GisaJobLostError(method, messages, text);

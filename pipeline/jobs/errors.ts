@@ -1,6 +1,8 @@
 // Error types decide what happens to a failed job, not messages:
 //   UpstreamThrottledError   the upstream said 429 (or its quota is spent): pause that register's
 //                            queue for Retry-After, without using up an attempt;
+//   UpstreamAuthenticationError  it refused our credentials: the service pauses the queue likewise
+//                            (until an operator fixes them); a replay ends at once with the reason;
 //   UnrecoverableInputError  a well-formed answer whose content can never be processed (unparseable
 //                            payload, schema fault, malformed document): fail at once, keep the raw
 //                            input on the job. Every parser's error extends it;
@@ -8,10 +10,15 @@
 //                            end): retried with exponential backoff, failed only when attempts run out.
 
 export class UpstreamThrottledError extends Error {
-  override readonly name = 'UpstreamThrottledError';
+  override readonly name: string = 'UpstreamThrottledError';
   constructor(readonly upstream: string, readonly retryAfterMs: number, message?: string) {
     super(message ?? `${upstream} answered 429; retry after ${Math.ceil(retryAfterMs / 1000)} s`);
   }
+}
+
+/** The upstream refused our credentials: every call would fail alike until an operator fixes them. */
+export class UpstreamAuthenticationError extends UpstreamThrottledError {
+  override readonly name: string = 'UpstreamAuthenticationError';
 }
 
 /** A transport fault: the answer did not arrive whole, or the upstream could not give one now. */

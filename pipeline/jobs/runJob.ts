@@ -5,7 +5,7 @@
 import { DelayedError, UnrecoverableError, Worker, type Job, type Queue } from 'bullmq';
 import type { Logger } from '../../runtime/logger.js';
 import type { AnyRegister, Enqueue, EnqueueMany, JobDef, JobTable } from '../register.js';
-import { isUnrecoverable, UpstreamThrottledError } from './errors.js';
+import { isUnrecoverable, UpstreamAuthenticationError, UpstreamThrottledError } from './errors.js';
 
 /** Raw inputs larger than this are cut when stored on a failed job (the full bytes stay in Postgres). */
 const MAX_STORED_INPUT = 2_000_000;
@@ -29,6 +29,11 @@ export interface JobRunnerDeps {
   queue: Queue;
   log: Logger;
   onOutcome?: (event: JobOutcomeEvent) => void;
+  /**
+   * Set by a replay: a refused login fails its job and is told here (the replay ends with it) instead
+   * of pausing the queue, which would keep a replay waiting for an operator who is not there.
+   */
+  onAuthenticationError?: (err: UpstreamAuthenticationError) => void;
 }
 
 export function jobProcessor(deps: JobRunnerDeps) {
@@ -57,6 +62,17 @@ export function jobProcessor(deps: JobRunnerDeps) {
       if (err instanceof DelayedError) {
         outcome('deferred');
         throw err;
+      }
+      if (err instanceof UpstreamAuthenticationError && deps.onAuthenticationError) {
+        outcome('failed');
+        deps.onAuthenticationError(err);
+        throw new UnrecoverableError(`${err.name}: ${err.message}`);
+      }
+      if (err instanceof UpstreamAuthenticationError) {
+        outcome('throttled');
+        deps.log.error({ register: deps.register.name, job: job.name, err: err.message }, `${err.message}; the ${deps.register.name} queue pauses for ${Math.round(err.retryAfterMs / 60_000)} min`);
+        await deps.queue.rateLimit(err.retryAfterMs);
+        throw Worker.RateLimitError();
       }
       if (err instanceof UpstreamThrottledError) {
         // Pause this register's queue; the job goes back to waiting without using an attempt.

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../runtime/config.js';
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
 import { safeChangeBound } from '../../runtime/changeLog.js';
+import type { UpstreamAuthenticationError } from '../jobs/errors.js';
 import { workId } from '../jobs/runJob.js';
 import { PENDING_STATES, startPipeline, upstreamOf } from '../pipelineWorker.js';
 import { assertReachable } from '../upstream/reachable.js';
@@ -144,7 +145,15 @@ interface RunPlan {
 async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary> {
   const changesBefore = await safeChangeBound(options.sql);
   const jobs = new Map(plan.registers.map((r) => [r.name, { completed: 0, retried: 0, payloads: new Map<string, unknown[]>() }]));
+  // A refused login ends the replay with its reason: pausing the queue, as the service does, would
+  // leave it waiting for an operator.
+  const refused = new AbortController();
+  let refusal: UpstreamAuthenticationError | null = null;
   const pipeline = await startPipeline({
+    onAuthenticationError: (err) => {
+      refusal ??= err;
+      refused.abort();
+    },
     sql: options.sql,
     redisUrl: options.redisUrl,
     log: options.log,
@@ -184,14 +193,15 @@ async function run(options: ReplayOptions, plan: RunPlan): Promise<ReplaySummary
     };
     const ticker = setInterval(() => void progress(), 500);
     try {
-      await pipeline.drained();
+      await pipeline.drained(200, refused.signal);
       // Registers that follow the change log start once the others have stored what they crawled.
-      const followers = plan.registers.filter((r) => r.replay.afterOthers);
+      const followers = refusal ? [] : plan.registers.filter((r) => r.replay.afterOthers);
       for (const register of followers) await start(register);
-      if (followers.length > 0) await pipeline.drained();
+      if (followers.length > 0) await pipeline.drained(200, refused.signal);
     } finally {
       clearInterval(ticker);
     }
+    if (refusal) throw refusal;
     const failed: FailedJob[] = [];
     const sources: Record<string, Record<string, number>> = {};
     for (const register of plan.registers) {

@@ -2,8 +2,8 @@
 // bundled fixtures go through the project's fake upstreams; --sources limits the registers; --live
 // crawls the configured upstreams instead (Firmenbuch: the last 7 days, --from/--to, or --backfill);
 // --upstream URL is --sources firmenbuch --live with that URL. Progress goes to stderr; the summary
-// to stdout, with --json as one JSON object on the last line. Exit 1 when a job failed, 2 on a usage
-// error.
+// to stdout, with --json as one JSON object on the last line. Exit 1 when a job failed or an upstream
+// refused the login (the run ends there, with the reason), 2 on a usage error.
 import { resolve } from 'node:path';
 import { REGISTERS } from '../../pipeline/registers.js';
 import { BUNDLED_CORPUS, replay, type ReplaySummary } from '../../pipeline/replay/replay.js';
