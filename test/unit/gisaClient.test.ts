@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regulatedZiffer } from '../../pipeline/gisa/catalogue.js';
 import { startFakeGisa, type FakeGisa } from '../../pipeline/gisa/fake/fakeGisa.js';
-import { GisaClient, GisaExtractQuotaError } from '../../pipeline/gisa/gisaClient.js';
+import { GisaClient, GisaExtractQuotaError, GisaJobLostError } from '../../pipeline/gisa/gisaClient.js';
 import { GisaContentError, GisaNotFoundError } from '../../pipeline/gisa/gisaXml.js';
 import { UnrecoverableInputError, UpstreamThrottledError, UpstreamUnavailableError } from '../../pipeline/jobs/errors.js';
 
@@ -81,6 +81,32 @@ describe('GISA client against the fake', () => {
       const err = await new GisaClient({ baseUrl: fresh.url }).searchPerson({ firstName: 'X', lastName: '', birthDate: '2000-01-01' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(GisaContentError);
       expect((err as GisaContentError).codes).toEqual(['1050']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('code 310 (unexpected error) is retried; 320 (foreign job id) and 1020 (unknown job id) lose the extract job', async () => {
+    const fresh = await startFakeGisa({ fixturesDir: CORPUS });
+    try {
+      const c = new GisaClient({ baseUrl: fresh.url });
+      fresh.failNext('GetGewerbeV2', '310', 'Unerwarteter Fehler');
+      const unexpected = await c.licence('100000054').catch((e: unknown) => e);
+      expect(unexpected).toBeInstanceOf(UpstreamUnavailableError);
+      expect(unexpected).not.toBeInstanceOf(UnrecoverableInputError);
+      expect((await c.licence('100000054')).gisaZahl).toBe('100000054');
+
+      const job = await c.startExtract('100000054', 'de', false);
+      fresh.failNext('GetAuszugStatus', '320', 'Die Job-ID gehört zu einem anderen API-Key.');
+      const foreign = await c.extractStatus(job).catch((e: unknown) => e);
+      expect(foreign).toBeInstanceOf(GisaJobLostError);
+      expect((foreign as GisaJobLostError).codes).toEqual(['320']);
+      // The fake's own 1020: a job id it never handed out.
+      const unknown = await c.extractStatus(424242).catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(GisaJobLostError);
+      expect((unknown as GisaJobLostError).codes).toEqual(['1020']);
+      fresh.failNext('GetAuszug', '1020');
+      expect(await c.extract(job).catch((e: unknown) => e)).toBeInstanceOf(GisaJobLostError);
     } finally {
       await fresh.close();
     }

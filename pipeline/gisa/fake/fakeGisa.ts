@@ -2,7 +2,8 @@
 // stored GetGewerbeV2 answers, hit lists built from them, the catalogues, extract jobs that complete
 // after a few status polls (a small PDF), quotas per key answered as GISA does (HTTP 200,
 // Returncode=ERROR), the coded errors (300 key, 1000 unknown GISA-Zahl, 1020 unknown job, 1050 no
-// search term), and injected transport faults (FaultRates: 429, 500, timeout, cut-off bodies).
+// search term; any code on demand: failNext), and injected transport faults (FaultRates: 429, 500,
+// timeout, cut-off bodies).
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,11 @@ export interface FakeGisaOptions {
   quotaWindowMs?: number;
   /** Status polls an extract job answers `Working` before `Completed` (default 2). */
   extractPolls?: number;
+  /**
+   * SearchPersonNat matches by name only, as a phonetic or wildcard search may: namesakes with another
+   * birth date come back too, and the caller must tell them apart (default false: the birth date filters).
+   */
+  personSearchByNameOnly?: boolean;
 }
 
 export interface FakeGisa extends FakeUpstream {
@@ -38,6 +44,8 @@ export interface FakeGisa extends FakeUpstream {
   extractStarts: number;
   /** Ends a licence upstream: its Berechtigung gets EndigungDatum `date`. */
   endLicence(gisaZahl: string, date: string): void;
+  /** The next call of `method` answers Returncode=ERROR with this code (310, 320, 1020, ...). */
+  failNext(method: GisaMethod, code: string, text?: string): void;
   setFaults(faults: FaultRates | undefined): void;
 }
 
@@ -99,6 +107,7 @@ export async function startFakeGisa(options: FakeGisaOptions): Promise<FakeGisa>
   const held = new Set<http.ServerResponse>();
 
   const state = { calls: [] as FakeGisa['calls'], quotaErrors: 0, extractStarts: 0 };
+  const failures = new Map<GisaMethod, { code: string; text: string }>();
 
   /** Sliding window per quota; true when this call is over it. */
   const overQuota = (log: number[], max: number, now: number) => {
@@ -110,6 +119,11 @@ export async function startFakeGisa(options: FakeGisaOptions): Promise<FakeGisa>
 
   const answer = (method: GisaMethod, input: Record<string, string>, now: number): string => {
     if (options.apiKey !== undefined && input.Apikey !== options.apiKey) return errorOutput(method, '300', 'Der API-Key wurde nicht gefunden oder ist abgelaufen.');
+    const failure = failures.get(method);
+    if (failure) {
+      failures.delete(method);
+      return errorOutput(method, failure.code, failure.text);
+    }
     const start = method === 'StartGISAAuszug';
     if (start ? overQuota(extractCalls, options.extractQuota ?? 10, now) : overQuota(dataCalls, options.dataQuota ?? 200, now)) {
       state.quotaErrors++;
@@ -126,7 +140,7 @@ export async function startFakeGisa(options: FakeGisaOptions): Promise<FakeGisa>
         if (!input.Familienname) return errorOutput(method, '1050', 'Der Familienname muss angegeben werden.');
         const born = input.Geburtsdatum?.slice(0, 10);
         const hits = [...licences.values()].filter((l) => l.person && lower(l.person.last) === lower(input.Familienname)
-          && (!input.Vorname || lower(l.person.first) === lower(input.Vorname)) && (!born || l.person.born === born));
+          && (!input.Vorname || lower(l.person.first) === lower(input.Vorname)) && (!born || options.personSearchByNameOnly || l.person.born === born));
         return searchOutput(method, hits.slice(0, 250).map((l) => l.gewerbe));
       }
       case 'GetGewerbeV2': {
@@ -210,6 +224,7 @@ export async function startFakeGisa(options: FakeGisaOptions): Promise<FakeGisa>
       licence.gewerbe = licence.gewerbe.replace(/<(\w+:)?EndigungDatum i:nil="true"\/>/, (_m, p: string | undefined) => `<${p ?? ''}EndigungDatum>${date}T00:00:00</${p ?? ''}EndigungDatum>`);
     },
     setFaults: (rates) => { faults = new Faults(rates); },
+    failNext: (method, code, text = `Fehler ${code}`) => void failures.set(method, { code, text }),
     close: () => new Promise<void>((resolve, reject) => {
       for (const res of held) res.destroy();
       server.close((err) => (err ? reject(err) : resolve()));
