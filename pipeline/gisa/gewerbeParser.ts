@@ -23,19 +23,13 @@ function bool(parent: XmlElement | null, name: string): boolean | null {
   return null;
 }
 
-/** The current entity of a `…Daten` group, and its `Historisch` ones. */
+/** The current entity of a `…Daten` group, and its `Historisch` ones in GISA's order: newest first (§3.3). */
 function current(group: XmlElement | null, entity: string): XmlElement | null {
   return childElement(group, entity);
 }
 
 function historical(group: XmlElement | null, entity: string): XmlElement[] {
   return childElements(childElement(group, 'Historisch'), entity);
-}
-
-/** Newest first by effective date (then end date); entries without dates keep their order at the end. */
-function newestFirst<T extends { effectiveFrom: string | null; endedOn: string | null }>(items: T[]): T[] {
-  const key = (t: T) => t.effectiveFrom ?? t.endedOn ?? '';
-  return items.map((item, i) => ({ item, i })).sort((a, b) => (key(a.item) === key(b.item) ? a.i - b.i : key(a.item) < key(b.item) ? 1 : -1)).map((x) => x.item);
 }
 
 function fnrOf(raw: string | null, warnings: string[]): string | null {
@@ -114,7 +108,9 @@ export function parseGewerbe(gewerbe: XmlElement): TradeLicence {
   const ruhend = childElement(berechtigung, 'Ruhend');
   const behoerde = childElement(berechtigung, 'Behoerde');
   const places = childElement(gewerbe, 'StandortDaten');
-  const here = current(places, 'Standort');
+  // Without a current Standort (an ended licence) the newest former one is where it was last.
+  const formerPlaces = historical(places, 'Standort');
+  const here = current(places, 'Standort') ?? formerPlaces[0] ?? null;
   const own = entitlementOf(berechtigung);
   return {
     gisaZahl,
@@ -129,8 +125,8 @@ export function parseGewerbe(gewerbe: XmlElement): TradeLicence {
     dormantUntil: date(ruhend, 'RuhendBis'),
     holder: holderOf(gewerbe, warnings),
     location: here ? locationOf(here) : null,
-    locationHistory: newestFirst(historical(places, 'Standort').map(locationOf)),
-    history: newestFirst(historical(rights, 'Berechtigung').filter((b) => b !== berechtigung).map(entitlementOf)),
+    locationHistory: formerPlaces.filter((s) => s !== here).map(locationOf),
+    history: historical(rights, 'Berechtigung').filter((b) => b !== berechtigung).map(entitlementOf),
     manager: managerOf(gewerbe),
     warnings,
   };

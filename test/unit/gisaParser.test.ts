@@ -48,6 +48,28 @@ describe('GetGewerbeV2 fixtures', () => {
     expect(record.warnings).toEqual(['FBNummer "412785a" has a check letter that does not match its digits']);
   });
 
+  // GISA-V2 (upstream-interfaces.md §3.3): a `Historisch` wrapper holds the older entities newest first.
+  const standort = (street: string, from: string | null, ended: string | null) => `<a:Standort><a:AlternativeBezeichnung i:nil="true"/>${
+    ended ? `<a:EndigungDatum>${ended}T00:00:00</a:EndigungDatum>` : '<a:EndigungDatum i:nil="true"/>'}<a:Postadresse><a:Ort>Gols</a:Ort><a:Orientierungsnummer>1</a:Orientierungsnummer><a:PLZ>7122</a:PLZ><a:Strassenname>${street}</a:Strassenname></a:Postadresse>${
+    from ? `<a:RechtswirksamAb>${from}T00:00:00</a:RechtswirksamAb>` : '<a:RechtswirksamAb i:nil="true"/>'}</a:Standort>`;
+  const withPlaces = (places: string) => read(join(CORPUS, 'gewerbe', '100000597.xml')).replace(/<a:StandortDaten>[\s\S]*<\/a:StandortDaten>/, `<a:StandortDaten>${places}</a:StandortDaten>`);
+  const at = (street: string, from: string | null, ended: string | null) => ({ street: `${street} 1`, zipCode: '7122', city: 'Gols', effectiveFrom: from, endedOn: ended });
+
+  it('keeps the Standort Historisch entries in GISA\'s order, newest first, also where an entry has no dates', () => {
+    const text = withPlaces(standort('Seefeldstraße', '2005-01-01', null)
+      + `<a:Historisch>${standort('Kellergasse', null, null)}${standort('Neubaugasse', '1998-07-01', '2004-12-31')}${standort('Untere Hauptstraße', '1992-03-01', '1998-06-30')}</a:Historisch>`);
+    const record = parseGetGewerbeV2(parseAnswer('GetGewerbeV2', text).root);
+    expect(record.location).toEqual(at('Seefeldstraße', '2005-01-01', null));
+    expect(record.locationHistory).toEqual([at('Kellergasse', null, null), at('Neubaugasse', '1998-07-01', '2004-12-31'), at('Untere Hauptstraße', '1992-03-01', '1998-06-30')]);
+  });
+
+  it('without a current Standort the newest Historisch entry is the location, the older ones its history', () => {
+    const text = withPlaces(`<a:Historisch>${standort('Seefeldstraße', '2005-01-01', '2019-12-31')}${standort('Neubaugasse', '1992-03-01', '2004-12-31')}</a:Historisch>`);
+    const record = parseGetGewerbeV2(parseAnswer('GetGewerbeV2', text).root);
+    expect(record.location).toEqual(at('Seefeldstraße', '2005-01-01', '2019-12-31'));
+    expect(record.locationHistory).toEqual([at('Neubaugasse', '1992-03-01', '2004-12-31')]);
+  });
+
   it('refuses an answer without a holder or without GISAZahl as unrecoverable input', () => {
     const text = read(join(CORPUS, 'gewerbe', licences[0]!));
     const noHolder = text.replace(/<a:InhaberDaten>[\s\S]*<\/a:InhaberDaten>/, '');
