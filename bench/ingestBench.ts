@@ -22,16 +22,19 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { replay } from '../pipeline/replay/replay.js';
 import { firmenbuch } from '../pipeline/firmenbuch/index.js';
+import { commandLine } from '../runtime/cli/args.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
 import { dropDatabase, ensureDatabase, resolvePostgresServer, resolveRedisUrl } from '../runtime/services.js';
 import { startUrlChild } from './urlChild.js';
 
-const { values } = parseArgs({
+const { values } = commandLine({
+  usage: 'usage: npm run bench:ingest -- [--companies N] [--edicts N] [--edikte-companies N] [--large-documents MB] [--json]\n' +
+    '  Replays N synthetic companies (default 1000) through the fake Firmenbuch and the real pipeline, then the Ediktsdatei phase ' +
+    '(--edicts, default 90000, 0 skips it) against --edikte-companies stored companies (docs/benchmarks.md).',
   options: {
     companies: { type: 'string', default: '1000' },
     edicts: { type: 'string', default: '90000' },

@@ -22,7 +22,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
@@ -33,6 +32,7 @@ import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
 import { changedFields, storeCompanyExtract } from '../pipeline/store/companyStore.js';
 import { storeAnnualAccount, storeDocumentListings } from '../pipeline/store/documentStore.js';
 import { sealChangeBlocks } from '../runtime/changeLog.js';
+import { commandLine } from '../runtime/cli/args.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase, type Sql } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
@@ -767,7 +767,9 @@ async function drive(options: { skipRebuild: boolean; only: string | undefined; 
   }
 }
 
-const { values } = parseArgs({
+const { values } = commandLine({
+  usage: 'usage: npm run bench:read -- [--companies N] [--reuse] [--skip-rebuild] [--only class,...] [--concurrency 4,1] [--loaders N] [--scale F] [--json]\n' +
+    '  Loads N synthetic companies (default 640000) into a database of its own, rebuilds the read model, and measures the API per request class (docs/benchmarks.md).',
   options: {
     companies: { type: 'string', default: '640000' },
     json: { type: 'boolean', default: false },

@@ -34,9 +34,19 @@ export function readCommandLine<O extends Options>(spec: CommandLineSpec<O>, arg
   }
 }
 
-/** readCommandLine for an entry point: prints the usage and exits 0 on --help, warns on stderr. */
+/**
+ * readCommandLine for an entry point: prints the usage and exits 0 on --help, warns on stderr, and
+ * on a bad flag prints the one line and the usage and exits 2 (also where no runMain catches it).
+ */
 export function commandLine<O extends Options>(spec: CommandLineSpec<O>, argv = process.argv.slice(2)) {
-  const read = readCommandLine(spec, argv, (line) => console.error(`warning: ${line}`));
+  let read: ReturnType<typeof readCommandLine<O>>;
+  try {
+    read = readCommandLine(spec, argv, (line) => console.error(`warning: ${line}`));
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    console.error(err.message);
+    process.exit(err.exitCode);
+  }
   if (read.help) {
     console.log(spec.usage);
     process.exit(0);

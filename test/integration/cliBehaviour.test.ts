@@ -10,7 +10,10 @@ import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const COMMANDS = ['replay', 'admin', 'backfill', 'migrate', 'reindex', 'reparse', 'demo', 'start', 'schemaDump'];
+const COMMANDS = [
+  ...['replay', 'admin', 'backfill', 'migrate', 'reindex', 'reparse', 'demo', 'start', 'schemaDump'].map((c) => `runtime/cli/${c}.ts`),
+  'bench/readBench.ts', 'bench/ingestBench.ts',
+];
 
 interface Run {
   code: number | null;
@@ -33,13 +36,13 @@ const noStack = (text: string) => expect(text).not.toMatch(/^\s+at /m);
 
 describe('command lines', () => {
   it.each(COMMANDS)('%s --help prints its usage and exits 0', async (command) => {
-    const res = await run(`runtime/cli/${command}.ts`, ['--help']);
+    const res = await run(command, ['--help']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^usage:\s+npm (run |start)/);
   });
 
   it.each(COMMANDS)('%s refuses an unknown flag in one line plus the usage, exit 2', async (command) => {
-    const res = await run(`runtime/cli/${command}.ts`, ['--no-such-flag']);
+    const res = await run(command, ['--no-such-flag']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/Unknown option '--no-such-flag'[^\n]*\nusage:/);
     noStack(res.stderr);
