@@ -41,6 +41,13 @@ interface GisaJobRef {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const VIENNA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vienna', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The Austrian calendar day (yyyy-mm-dd) of `at`: "today's extract" is today's in Vienna, not in UTC. */
+export function viennaDay(at: Date = new Date()): string {
+  return VIENNA_DAY.format(at);
+}
+
 export async function setExtractState(sql: Sql, p: ExtractRequest, state: string, error: string | null): Promise<void> {
   await sql`
     INSERT INTO trade_extract_request (gisa_zahl, language, historical, day, state, error)
@@ -58,7 +65,7 @@ export function extractHandler(deps: ExtractJobDeps) {
   return async (p: ExtractRequest, job: Job) => {
     const [have] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM trade_extract WHERE gisa_zahl = ${p.gisaZahl} AND language = ${p.language} AND historical = ${p.historical}
-         AND fetched_at >= ${p.day}::date AND fetched_at < ${p.day}::date + 1`;
+         AND (fetched_at AT TIME ZONE 'Europe/Vienna')::date = ${p.day}::date`;
     if (have!.n > 0) return { stored: true };
     let ref = (job.data as { gisaJob?: GisaJobRef }).gisaJob;
     try {

@@ -1,12 +1,13 @@
 // The API's TradeExtractSource (runtime/tradeExtractSource.ts) over the GISA queue: a stored extract
-// from today is served as is; otherwise an extract job is enqueued (one per licence, language, kind and
-// day, so identical requests share it) and its state is read from Postgres (trade_extract_request),
-// which the job writes, until the PDF is there or the wait is over. Works from an API process that
-// runs no workers: the pipeline's workers take the job.
+// from today (the calendar day in Vienna) is served as is; otherwise an extract job is enqueued (one
+// per licence, language, kind and day, so identical requests share it) and its state is read from
+// Postgres (trade_extract_request), which the job writes, until the PDF is there or the wait is over.
+// Works from an API process that runs no workers: the pipeline's workers take the job.
 import type { Queue } from 'bullmq';
 import type { Sql } from '../../runtime/db.js';
 import type { TradeExtractAnswer, TradeExtractRequest, TradeExtractSource } from '../../runtime/tradeExtractSource.js';
 import { enqueuers } from '../jobs/runJob.js';
+import { viennaDay } from './extractJob.js';
 import { GISA_JOBS } from './jobs.js';
 
 const POLL_MS = 200;
@@ -15,7 +16,6 @@ const PENDING_RETRY_SECONDS = 10;
 const UNAVAILABLE_RETRY_SECONDS = 60;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const today = () => new Date().toISOString().slice(0, 10);
 
 export function gisaExtractSource(sql: Sql, queue: Queue): TradeExtractSource {
   const { enqueue } = enqueuers(GISA_JOBS, queue);
@@ -25,7 +25,7 @@ export function gisaExtractSource(sql: Sql, queue: Queue): TradeExtractSource {
   const stored = async (r: TradeExtractRequest, day: string): Promise<Buffer | null> => {
     const [row] = await sql<{ content: Buffer }[]>`
       SELECT content FROM trade_extract WHERE gisa_zahl = ${r.gisaZahl} AND language = ${r.language} AND historical = ${r.historical}
-         AND fetched_at >= ${day}::date AND fetched_at < ${day}::date + 1`;
+         AND (fetched_at AT TIME ZONE 'Europe/Vienna')::date = ${day}::date`;
     return row?.content ?? null;
   };
 
@@ -37,7 +37,7 @@ export function gisaExtractSource(sql: Sql, queue: Queue): TradeExtractSource {
   };
 
   const wait = async (r: TradeExtractRequest, waitMs: number): Promise<TradeExtractAnswer> => {
-    const day = today();
+    const day = viennaDay();
     const have = await stored(r, day);
     if (have) return { kind: 'pdf', content: have };
     const before = await state(r, day);

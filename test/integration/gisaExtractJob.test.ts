@@ -3,10 +3,11 @@
 // GISA job polled afterwards, no second StartGISAAuszug); the lookups leave a reserve of the data
 // quota that only extract polls may use.
 import { randomBytes } from 'node:crypto';
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { extractHandler, type ExtractRequest } from '../../pipeline/gisa/extractJob.js';
+import { extractHandler, viennaDay, type ExtractRequest } from '../../pipeline/gisa/extractJob.js';
+import { gisaExtractSource } from '../../pipeline/gisa/extractSource.js';
 import { startFakeGisa, type FakeGisa } from '../../pipeline/gisa/fake/fakeGisa.js';
 import { extractPollReserve, GisaClient } from '../../pipeline/gisa/gisaClient.js';
 import { redisCallQuota, type CallQuota } from '../../pipeline/jobs/callQuota.js';
@@ -37,7 +38,7 @@ describe('GISA extract job', () => {
     await db.drop();
   });
 
-  const request = (gisaZahl: string): ExtractRequest => ({ gisaZahl, language: 'de', historical: false, day: new Date().toISOString().slice(0, 10) });
+  const request = (gisaZahl: string): ExtractRequest => ({ gisaZahl, language: 'de', historical: false, day: viennaDay() });
   const state = async (p: ExtractRequest) =>
     (await db.sql<{ state: string; error: string | null }[]>`
       SELECT state, error FROM trade_extract_request WHERE gisa_zahl = ${p.gisaZahl} AND language = ${p.language} AND historical = ${p.historical} AND day = ${p.day}`)[0];
@@ -92,5 +93,32 @@ describe('GISA extract job', () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  // "Today's stored extract" is the Austrian calendar day: an extract fetched at 00:01 in Vienna (23:01
+  // UTC the day before in winter) is today's; one fetched at 23:59 Vienna time yesterday is not.
+  it('today\'s stored extract is today in Vienna (Europe/Vienna), not in UTC', async () => {
+    expect(viennaDay(new Date('2026-11-25T23:30:00Z'))).toBe('2026-11-26');
+    expect(viennaDay(new Date('2026-07-01T22:30:00Z'))).toBe('2026-07-02');
+    expect(viennaDay(new Date('2026-07-01T21:30:00Z'))).toBe('2026-07-01');
+    const midnight = db.sql`(date_trunc('day', now() AT TIME ZONE 'Europe/Vienna') AT TIME ZONE 'Europe/Vienna')`;
+    await db.sql`INSERT INTO trade_extract (gisa_zahl, language, historical, content, fetched_at)
+      VALUES ('100000092', 'de', false, ${Buffer.from('%PDF-1.4 today')}, ${midnight} + interval '1 minute'),
+             ('100000108', 'de', false, ${Buffer.from('%PDF-1.4 yesterday')}, ${midnight} - interval '1 minute')`;
+    const adds: unknown[][] = [];
+    const queue = { add: async (...args: unknown[]) => void adds.push(args) } as unknown as Queue;
+    const source = gisaExtractSource(db.sql, queue);
+    const served = await source.extract({ gisaZahl: '100000092', language: 'de', historical: false }, 0);
+    expect(served).toEqual({ kind: 'pdf', content: Buffer.from('%PDF-1.4 today') });
+    expect(adds).toEqual([]);
+    const stale = await source.extract({ gisaZahl: '100000108', language: 'de', historical: false }, 0);
+    expect(stale.kind).toBe('pending');
+    expect(adds).toHaveLength(1);
+    expect(adds[0]![1]).toMatchObject({ gisaZahl: '100000108', day: viennaDay() });
+    // The job finds the one of today stored too, without starting a GISA job.
+    const starts = fake.extractStarts;
+    const p = { gisaZahl: '100000092', language: 'de' as const, historical: false, day: viennaDay() };
+    expect(await extractHandler({ sql: db.sql, client: new GisaClient({ baseUrl: fake.url }) })(p, stubJob({ ...p }))).toEqual({ stored: true });
+    expect(fake.extractStarts).toBe(starts);
   });
 });
