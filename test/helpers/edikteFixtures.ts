@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import type { ParsedNotice } from '../../schemas/courtNoticeRecords.js';
 
 const EDIKTE = new URL('../../fixtures/corpus/edikte/', import.meta.url).pathname;
-const LABELS = JSON.parse(readFileSync(`${EDIKTE}links.json`, 'utf8')) as Array<{ ediktId: string; unid: string; truth: string | null; clear: boolean }>;
+const LABELS = JSON.parse(readFileSync(`${EDIKTE}links.json`, 'utf8')) as Array<{
+  ediktId: string; unid: string; truth: string | null; clear: boolean; evidence?: string; confidence?: number;
+}>;
 const DELETED = new Set((JSON.parse(readFileSync(`${EDIKTE}deletions.json`, 'utf8')) as Array<{ AZKey: string; Dat_Loeschung: string }>)
   .filter((d) => Date.parse(d.Dat_Loeschung) <= Date.now()).map((d) => d.AZKey));
 
@@ -19,7 +21,7 @@ const newestFirst = (a: { firstPublishedOn: string | null; ediktId: string }, b:
 
 /** The notices asserted to concern `fnr`: the labelled clear evidence (FN, or name plus address). */
 function noticesOf(fnr: string) {
-  return NOTICES.filter(({ label }) => label.clear && label.truth === fnr).map(({ notice }) => notice);
+  return NOTICES.filter(({ label }) => label.clear && label.truth === fnr).map(({ notice, label }) => ({ ...notice, label }));
 }
 
 /** A company's hasEdikt and openNotices as its profile shows them. */
@@ -30,8 +32,8 @@ export function companyNotices(fnr: string) {
     openNotices: notices.filter((n) => n.isOpen).sort(newestFirst).map((n) => ({
       ediktId: n.ediktId, aktenzeichen: n.aktenzeichen, court: { code: n.court.code, text: n.court.name },
       proceeding: { code: n.proceeding.code, text: n.proceeding.text }, firstPublishedOn: n.firstPublishedOn, lastPublishedOn: n.lastPublishedOn,
-      // docs/linking.md: the court's FN is 1.0; name and zip code 0.93, with the street as well 0.98.
-      link: n.debtor.fnr ? { evidence: 'register-fn', confidence: 1 } : { evidence: 'name-address', confidence: n.debtor.address?.street ? 0.98 : 0.93 },
+      // docs/linking.md: the court's FN is 1.0; a clear case linked otherwise is labelled with its evidence.
+      link: n.label.evidence ? { evidence: n.label.evidence, confidence: n.label.confidence } : { evidence: 'register-fn', confidence: 1 },
     })),
   };
 }

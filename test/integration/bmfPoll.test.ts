@@ -66,10 +66,10 @@ describe('BMF poll', () => {
     expect(Object.keys(fake.stats.faults).sort()).toEqual(['401', '429', '500', 'cutoff', 'timeout', 'truncated']);
     const now = await state();
     expect(now.version).toBe('2026-10-15T06:00:02');
-    expect(now.listings.filter((l) => l.removedAt === null)).toHaveLength(30);
+    expect(now.listings.filter((l) => l.removedAt === null)).toHaveLength(32);
     expect(now.listings.filter((l) => l.removedAt !== null).map((l) => l.listingKey)).toEqual(['fn:73210m']);
 
-    expect(await metric('pipeline_register_items_fetched_total{register="bmf"}')).toEqual(['pipeline_register_items_fetched_total{register="bmf"} 61']);
+    expect(await metric('pipeline_register_items_fetched_total{register="bmf"}')).toEqual(['pipeline_register_items_fetched_total{register="bmf"} 63']);
     // Every current listing whose FN has a fitting check letter (no company is stored: no name links).
     const withFn = listingsOf(parseLsuList(new TextDecoder('windows-1252').decode(V2))).filter((l) => l.fnrCheckLetterValid).length;
     expect(withFn).toBeGreaterThan(10);
@@ -107,7 +107,7 @@ describe('BMF poll', () => {
     const { failed } = await poll([shorter]);
     expect(failed).toHaveLength(1);
     expect(failed[0]!.attemptsMade).toBe(1);
-    expect(failed[0]!.failedReason).toMatch(/would remove \d+ of 30 current listings/);
+    expect(failed[0]!.failedReason).toMatch(/would remove \d+ of 32 current listings/);
     expect((failed[0]!.data as { rawInput?: string }).rawInput).toContain('Stand:  16.10.2026 06:00:03');
     expect(await state()).toEqual(before);
     expect(await metric('pipeline_register_refused_total{register="bmf",reason="too-many-removals"}')).toHaveLength(1);
@@ -120,7 +120,7 @@ describe('replay of the bundled corpus', () => {
     try {
       const summary = await replay({ sql: fresh.sql, redisUrl: inject('redisUrl'), log, fixturesDir: BUNDLED_CORPUS, prefix: `bmf-replay-${randomBytes(4).toString('hex')}` });
       expect(summary.failed).toEqual([]);
-      expect(summary.sources.bmf).toMatchObject({ bogusListings: 30, bogusListingsRemoved: 1, jobsFailed: 0 });
+      expect(summary.sources.bmf).toMatchObject({ bogusListings: 32, bogusListingsRemoved: 1, jobsFailed: 0 });
       const linked = await fresh.sql<{ fnr: string; evidence: string }[]>`
         SELECT fnr, link_evidence AS evidence FROM bogus_company_listing WHERE removed_at IS NULL AND fnr IN (SELECT fnr FROM company) ORDER BY fnr`;
       // Corpus companies on version 2: by FN, and the three listed without one by name + address.

@@ -135,7 +135,9 @@ describe('people, notices and deletions after a replay of the corpus', () => {
     expect(schoeberl.list.map((n) => `${n.relation}:${n.fnr}`).sort()).toEqual(['company:211904z', 'company:402287z']);
     // A namesake with another birth date is another person; the register's Gerhard Leitner has no second SRV.
     expect((await notices('gerhard-leitner-1966-02-21')).list.filter((n) => n.relation === 'debtor')).toHaveLength(1);
-    expect(await notices('karl-riml-1961-08-08')).toEqual({ has: true, list: [expect.objectContaining({ relation: 'company', fnr: '17742t' })] });
+    // His company's two open notices: one under its name, one under its former name.
+    const company = expect.objectContaining({ relation: 'company', fnr: '17742t' });
+    expect(await notices('karl-riml-1961-08-08')).toEqual({ has: true, list: [company, company] });
   });
 
   it('reports a deletion in the feed, answers the tombstone for every change of the edict, and drops it from the profile', async () => {

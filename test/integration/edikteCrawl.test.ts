@@ -128,6 +128,17 @@ describe('a crawl of the bundled Ediktsdatei corpus', () => {
     const namesake = await db.sql<{ candidates: Array<{ fnr: string; confidence: number }> }[]>`
       SELECT link_candidates AS candidates FROM court_notice WHERE edikt_id = ${labels.find((l) => l.case === 'namesake at another seat')!.ediktId}`;
     expect(namesake[0]!.candidates).toEqual([expect.objectContaining({ fnr: '98231h', evidence: 'name', confidence: 0.6 })]);
+    // A valid FN whose company bears another name is kept for review, with a warning, and never asserted.
+    const slip = await db.sql<{ candidates: unknown[]; warnings: string[] }[]>`
+      SELECT link_candidates AS candidates, data_warnings AS warnings FROM court_notice
+       WHERE edikt_id = ${labels.find((l) => l.case === 'a valid FN of another company (a slip in the notice)')!.ediktId}`;
+    expect(slip[0]).toEqual({ candidates: [expect.objectContaining({ fnr: '156207t', evidence: 'register-fn', confidence: 0.5 })], warnings: ['fnr-name-mismatch'] });
+    // The former name: asserted with the whole address; elsewhere only a candidate.
+    const [former, formerElsewhere] = await Promise.all(['the company\'s former name with its whole address (0.90)', 'a company\'s former name at another address'].map((c) =>
+      db.sql<{ fnr: string | null; confidence: number | null; candidates: unknown[] }[]>`
+        SELECT fnr, link_confidence::float8 AS confidence, link_candidates AS candidates FROM court_notice WHERE edikt_id = ${labels.find((l) => l.case === c)!.ediktId}`));
+    expect(former![0]).toMatchObject({ fnr: '17742t', confidence: 0.9 });
+    expect(formerElsewhere![0]).toMatchObject({ fnr: null, candidates: [expect.objectContaining({ fnr: '17742t', evidence: 'name', confidence: 0.4 })] });
   });
 
   it('writes no change row when crawled again without an upstream change, by the recipe or a new page-through', async () => {
