@@ -70,6 +70,8 @@ export interface TradeLicenceHit {
   tradeKey: string | null;
   endedOn: string | null;
   holderFnr: string | null;
+  /** A natural holder as the hit names them (name and birth date, where the hit carries them). */
+  holderPerson: { firstName: string | null; lastName: string | null; birthDate: string | null } | null;
 }
 
 export interface TradeCatalogueEntry {

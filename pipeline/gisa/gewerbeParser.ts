@@ -145,8 +145,14 @@ export function parseSearchPerson(root: XmlElement): { hits: TradeLicenceHit[]; 
     const gisaZahl = childText(g, 'GISAZahl');
     if (!gisaZahl) throw new GisaResponseParseError('a search hit without GISAZahl');
     const b = current(childElement(g, 'BerechtigungDaten'), 'Berechtigung');
-    const jur = childElement(current(childElement(g, 'InhaberDaten'), 'Inhaber'), 'JurPerson');
-    return { gisaZahl, tradeKey: childText(b, 'GewerbeSchluessel'), endedOn: date(b, 'EndigungDatum'), holderFnr: canonicalFnr(childText(jur, 'FBNummer'))?.fnr ?? null };
+    const inhaber = current(childElement(g, 'InhaberDaten'), 'Inhaber');
+    const jur = childElement(inhaber, 'JurPerson');
+    const nat = childElement(inhaber, 'NatPerson');
+    const person = nat ? naturalName(nat) : null;
+    return {
+      gisaZahl, tradeKey: childText(b, 'GewerbeSchluessel'), endedOn: date(b, 'EndigungDatum'), holderFnr: canonicalFnr(childText(jur, 'FBNummer'))?.fnr ?? null,
+      holderPerson: person && (person.lastName || person.birthDate) ? { firstName: person.firstName, lastName: person.lastName, birthDate: person.birthDate } : null,
+    };
   });
   return { hits, capped: hits.length >= SEARCH_MAX_HITS };
 }

@@ -2,7 +2,7 @@
 // stores what it found in one transaction (licenceStore.ts) and is idempotent.
 import type { Sql } from '../../runtime/db.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { TradeLicence } from '../../schemas/tradeRecords.js';
+import type { TradeLicence, TradeLicenceHit } from '../../schemas/tradeRecords.js';
 import type { CallQuota } from '../jobs/callQuota.js';
 import type { FanOutSupport } from '../jobs/fanOut.js';
 import type { EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
@@ -35,6 +35,20 @@ export interface GisaJobDeps {
 
 const nameKey = (s: string | null) => (s ?? '').normalize('NFC').trim().toLowerCase();
 
+type Person = { firstName: string | null; lastName: string | null; birthDate: string | null };
+
+/** The register person a search was for: same birth date, family and given name (a search may be phonetic or by wildcard). */
+function samePerson(holder: Person, person: Person): boolean {
+  return holder.birthDate === person.birthDate && nameKey(holder.lastName) === nameKey(person.lastName) && nameKey(holder.firstName) === nameKey(person.firstName);
+}
+
+/** A hit that names another holder (a namesake born on another day, a legal person) is not worth a GetGewerbeV2. */
+function maybeTheirs(hit: TradeLicenceHit, person: Person): boolean {
+  if (hit.holderFnr !== null && hit.holderPerson === null) return false;
+  if (hit.holderPerson === null || hit.holderPerson.birthDate === null) return true; // the detail decides
+  return samePerson(hit.holderPerson, person);
+}
+
 type Hit = { gisaZahl: string; endedOn: string | null };
 
 /** The hits worth a GetGewerbeV2: all but licences stored as ended that the hit still shows ended (they do not change). */
@@ -58,8 +72,7 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
       throw err;
     }
     // A person's search may be phonetic or by wildcard: only the person with this name and birth date is theirs.
-    if (person && !(licence.holder.type === 'natural' && licence.holder.birthDate === person.birthDate
-      && nameKey(licence.holder.lastName) === nameKey(person.lastName) && nameKey(licence.holder.firstName) === nameKey(person.firstName))) {
+    if (person && !(licence.holder.type === 'natural' && samePerson(licence.holder, person))) {
       return { skipped: 'another holder' };
     }
     return storeLicenceLookup(sql, { licences: [licence], gone: [] });
@@ -96,7 +109,8 @@ export function gisaHandlers(deps: GisaJobDeps): Handlers<GisaJobs> {
 
     person: async (p) => {
       const search = await client.searchPerson({ firstName: p.firstName, lastName: p.lastName, birthDate: p.birthDate });
-      const wanted = await worthFetching(sql, search.hits);
+      // Namesakes the search may answer (another birth date) are dropped here; a hit without one, by the licence job.
+      const wanted = await worthFetching(sql, search.hits.filter((h) => maybeTheirs(h, p)));
       await enqueueMany('licence', wanted.map((gisaZahl) => ({ gisaZahl, cause: `p${Buffer.from(p.personId).toString('base64url')}`, person: p })));
       await markChecked(sql, { personId: p.personId });
       return { hits: search.hits.length, toFetch: wanted.length };

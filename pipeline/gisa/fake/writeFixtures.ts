@@ -66,7 +66,7 @@ export function writeGisaFixtures(root = ROOT): void {
   const wienerwald = LICENCES.filter((l) => l.holder.company?.fnr === '33918f');
   write(join(dir, 'search-person-jur-33918f.xml'), searchOutput('SearchPersonJur', wienerwald.map(gewerbeElement)) + '\n');
   write(join(dir, 'search-person-jur-33918f.expected.json'), JSON.stringify({
-    hits: wienerwald.map((l) => ({ gisaZahl: l.gisaZahl, tradeKey: l.key, endedOn: l.ended ?? null, holderFnr: '33918f' })), capped: false,
+    hits: wienerwald.map((l) => ({ gisaZahl: l.gisaZahl, tradeKey: l.key, endedOn: l.ended ?? null, holderFnr: '33918f', holderPerson: null })), capped: false,
   }, null, 2) + '\n');
   write(join(dir, 'search-person-nat-empty.xml'), searchOutput('SearchPersonNat', []) + '\n');
   write(join(dir, 'error-1000.xml'), errorOutput('GetGewerbeV2', '1000', 'Die GISA-Zahl wurde nicht gefunden oder ist ungültig.') + '\n');
