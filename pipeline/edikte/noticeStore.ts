@@ -277,11 +277,15 @@ export async function deleteNotices(sql: Sql, deletions: NoticeDeletion[]): Prom
   });
 }
 
-/** The stored legal-person notices (not deleted) that name a company by FN or by the core of its name. */
+/**
+ * The stored legal-person notices (not deleted) that name a company by FN, are linked to it, or name it
+ * by the core of its name or of a former one (a renamed company's notices under its old name).
+ */
 export async function noticesNaming(sql: Sql, fnrs: string[]): Promise<string[]> {
   if (fnrs.length === 0) return [];
   const rows = await sql<{ ediktId: string }[]>`
-    WITH named AS (SELECT fnr, search_core(search_norm(name)) AS core FROM company WHERE fnr = ANY(${fnrs}::text[]))
+    WITH named AS (SELECT search_core(search_norm(name)) AS core FROM company WHERE fnr = ANY(${fnrs}::text[])
+                   UNION SELECT search_core(search_norm(name)) FROM company_name WHERE fnr = ANY(${fnrs}::text[]))
     SELECT n.edikt_id FROM court_notice n
      WHERE n.deleted_at IS NULL AND n.debtor_type = 'J'
        AND (n.debtor_fnr = ANY(${fnrs}::text[]) OR n.fnr = ANY(${fnrs}::text[])

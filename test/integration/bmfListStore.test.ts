@@ -121,6 +121,20 @@ describe('BMF list versions', () => {
     expect(await relinkListings(db.sql)).toBe(0);
   });
 
+  it('on an unchanged list, drops a name link to a company deleted since but keeps an FN link to one', async () => {
+    const key = 'name:schwarzach montagebau gmbh|5620 schwarzach im pongau, marktplatz 2|2025-04-02';
+    await seedCompanies(db.sql, [
+      { digits: 620011, name: 'Schwarzach Montagebau GmbH', zipCode: '5620', street: ['Marktplatz', '2'], active: false },
+      { digits: 667215, name: 'Steyrtal Lastenrad GmbH', zipCode: '4400', street: ['Stadtplatz', '17'], active: false },
+    ]);
+    const deleted = await lastChange();
+    expect(await relinkListings(db.sql)).toBe(1);
+    expect(await listing(key)).toMatchObject({ fnr: null, linkCandidates: [expect.objectContaining({ fnr: seedFnr(620011), confidence: 0.7 })] });
+    expect(await listing(`fn:${seedFnr(667215)}`)).toMatchObject({ fnr: seedFnr(667215), linkEvidence: 'register-fn' });
+    expect(await changesAfter(deleted)).toEqual([{ fnr: seedFnr(620011), changedFields: ['isScheinunternehmen', 'scheinunternehmenKundmachungen'] }]);
+    expect(await relinkListings(db.sql)).toBe(0);
+  });
+
   it('applies version 2: adds and removes exactly its rows, and names the changed companies', async () => {
     const before = await lastChange();
     const activeBefore = new Set((await db.sql<{ key: string }[]>`SELECT listing_key AS key FROM bogus_company_listing WHERE removed_at IS NULL`).map((r) => r.key));

@@ -456,6 +456,58 @@ describe('re-linking', () => {
   });
 });
 
+describe('re-linking when companies are deleted or renamed', () => {
+  it('demotes a name link to a deleted company, never asserts a new one by name, keeps the FN link, and finds a former name', async () => {
+    const db = await createTestDatabase();
+    const fake = await startFakeIwg({ corpus: new IwgCorpus() });
+    const { handlers, close } = handlersWithQueue(db, fake, '2026-11-10');
+    const base = parseNoticeDocument(readFileSync(join(EDIKTE, 'documents', `${labels.find((l) => l.case === 'name + address')!.unid}.json`), 'utf8'));
+    const notice = (ediktId: string, name: string, fnrRaw: string | null = null): ParsedNotice => ({
+      ...base, ediktId, unid: null,
+      debtor: { ...base.debtor, name, fnrRaw, fnr: fnrRaw, address: { street: 'Hauptstraße 1', zipCode: '1010', city: 'Wien', country: 'A' } },
+    });
+    const link = async (ediktId: string) => (await db.sql<{ fnr: string | null; evidence: string | null; candidates: Array<{ fnr: string; confidence: number }> }[]>`
+      SELECT fnr, link_evidence AS evidence, link_candidates AS candidates FROM court_notice WHERE edikt_id = ${ediktId}`)[0];
+    try {
+      const [named, byFn, renamed] = [seedFnr(777011), seedFnr(777012), seedFnr(777013)];
+      await seedCompanies(db.sql, [{ digits: 777011, name: 'Abendrot Spedition GmbH' }, { digits: 777012, name: 'Morgenrot Handel GmbH' }]);
+      await storeNotices(db.sql, [
+        { notice: notice('007038S0000126001', 'Abendrot Spedition GmbH'), raw: '{}' },
+        { notice: notice('007038S0000226001', 'Morgenrot Handel GmbH', byFn), raw: '{}' },
+        { notice: notice('007038S0000326001', 'Altname Bau GmbH'), raw: '{}' },
+      ]);
+      expect(await link('007038S0000126001')).toMatchObject({ fnr: named, evidence: 'name-address' });
+      expect(await link('007038S0000226001')).toMatchObject({ fnr: byFn, evidence: 'register-fn' });
+      await handlers.relink({}, undefined as never);
+
+      // Both companies are deleted from the register; a third, renamed since the notice, appears.
+      await seedCompanies(db.sql, [
+        { digits: 777011, name: 'Abendrot Spedition GmbH', active: false }, { digits: 777012, name: 'Morgenrot Handel GmbH', active: false },
+        { digits: 777013, name: 'Neuname Bau GmbH', formerNames: ['Altname Bau GmbH'] },
+      ]);
+      const before = await changeCount(db.sql);
+      expect(await handlers.relink({}, undefined as never)).toMatchObject({ companies: 3, relinked: 2 });
+      // The name link falls to a candidate (a company that no longer exists); the court's FN stays: the notice is about it.
+      expect(await link('007038S0000126001')).toMatchObject({ fnr: null, candidates: [{ fnr: named, confidence: 0.7 }] });
+      expect(await link('007038S0000226001')).toMatchObject({ fnr: byFn, evidence: 'register-fn' });
+      // The notice under the old name finds the renamed company by its former name and address.
+      expect(await link('007038S0000326001')).toMatchObject({ fnr: renamed, evidence: 'name-address' });
+      const changes = await db.sql`SELECT type, fnr, changed_fields FROM change_log WHERE id > ${before} ORDER BY id`;
+      expect(changes).toEqual(expect.arrayContaining([
+        { type: 'business', fnr: named, changedFields: ['hasEdikt'] }, { type: 'business', fnr: renamed, changedFields: ['hasEdikt'] },
+      ]));
+      expect(changes.filter((c) => c.fnr === byFn)).toEqual([]);
+      // A new notice naming the deleted company is not asserted either.
+      const [fresh] = await storeNotices(db.sql, [{ notice: notice('007038S0000426001', 'Abendrot Spedition GmbH'), raw: '{}' }]);
+      expect(fresh).toMatchObject({ action: 'created', fnr: null });
+    } finally {
+      close();
+      await fake.close();
+      await db.drop();
+    }
+  });
+});
+
 describe('the corpus the crawl reads', () => {
   it('holds a document for every labelled edict', () => {
     expect(readdirSync(join(EDIKTE, 'documents')).map((f) => f.replace(/\.json$/, '')).sort()).toEqual(labels.map((l) => l.unid).sort());
