@@ -160,6 +160,42 @@ describe('/trades on the bundled corpus', () => {
     });
   });
 
+  it('GET /trades/documents/{gisaZahl}: identical requests to two API processes (own pools and queues, shared Postgres and Redis) start one GISA job', async () => {
+    // Each "process" as npm start's api role builds it: a pipeline without workers, its own Postgres pool;
+    // the workers of `pipeline` take the jobs.
+    const { createApp } = await import('../../api/app.js');
+    const { serve } = await import('../helpers/httpClient.js');
+    const { createSql } = await import('../../runtime/db.js');
+    const prefix = pipeline.queues.gisa!.opts.prefix!;
+    const instances = await Promise.all([1, 2].map(async () => {
+      const sql = createSql(api.db.url, { max: 3 });
+      const queues = await startPipeline({ sql, redisUrl: inject('redisUrl'), log, registers: [gisa], concurrency: 1, prefix, work: false });
+      const http = await serve(createApp({ sql, log, access: { bypassForBenchmarkOnly: true }, tradeExtracts: gisaExtractSource(sql, queues.queues.gisa!), tradeExtractWaitMs: 20_000 }));
+      return { sql, queues, http };
+    }));
+    try {
+      const [a, b] = instances;
+      const starts = fake.extractStarts;
+      const get = (i: typeof a) => i!.http.get(path('/trades/documents/100000047?language=de'));
+      // At once on both, and one more on each while the job runs (GISA answers Working for two polls).
+      const first = [get(a), get(b), get(a), get(b)];
+      await new Promise((r) => setTimeout(r, 150));
+      const answers = await Promise.all([...first, get(b), get(a)]);
+      for (const res of answers) {
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      }
+      await pipeline.drained(50);
+      expect(fake.extractStarts).toBe(starts + 1);
+    } finally {
+      for (const i of instances) {
+        await i.http.close();
+        await i.queues.close();
+        await i.sql.end({ timeout: 5 });
+      }
+    }
+  });
+
   it('GET /trades/documents/{gisaZahl}: 503 with Retry-After while the job goes on, then the stored PDF', async () => {
     await withExtracts(50, pipeline.queues.gisa!, async (get) => {
       const first = await get('/trades/documents/100000016');
