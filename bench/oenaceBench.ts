@@ -31,8 +31,14 @@ const { values } = parseArgs({
     'classifier-only': { type: 'boolean', default: false },
     'skip-classifier': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
+if (values.help) {
+  console.log('usage: npm run bench:oenace [-- --companies N --classifier-only --skip-classifier --json]\n'
+    + '  The ÖNACE classifier alone (companies/s by wall and CPU time) and the re-derivation over N companies (default 640,000).');
+  process.exit(0);
+}
 const companies = Number(values.companies);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));

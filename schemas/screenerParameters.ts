@@ -58,7 +58,7 @@ export const screenerFilterShape = {
   oenaceCode: z.string().trim().regex(/^[A-Ua-u]?\s?\d{0,2}(\.\d{1,2})?(-\d)?$/, 'must be an ÖNACE code such as C, C 10, C 10.7 or C 10.71-1')
     .refine((v) => v.replace(/\W/g, '') !== '', 'must not be empty').optional().meta({
       description: 'ÖNACE 2008 code at any level (section to subclass); matches its descendants. The register carries no industry code: '
-        + `codes are derived from the business purpose and the trade licences, and count here from confidence ${OENACE_CONFIDENCE_THRESHOLD} up (right at least 95 % of the time).`,
+        + `codes are derived from the business purpose and the trade licences, and count here from confidence ${OENACE_CONFIDENCE_THRESHOLD} up (measured right at least 95 % of the time, docs/oenace.md).`,
     }),
   gisaLicenseKey: z.string().trim().regex(/^\d{1,6}$/, 'must be a trade key (digits)').optional()
     .meta({ description: 'Companies holding a current (not ended) trade licence with this trade key (GET /trades).', example: '290500' }),

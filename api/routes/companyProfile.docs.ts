@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { codeText, fnrPath, keyFigureFields, KeyFigures, nullableString, registerExample, registerJsonGet, TAGS } from '../openapi/common.js';
 import { EINZELVERTRETUNG, GEMEINSAM, GES, GF, HG_WIEN, keyFigures, MUELLER_2024, PR } from '../openapi/exampleData.js';
 import { TradeLicense, tradeLicenseExample } from './trades.docs.js';
+import { OENACE_CONFIDENCE_THRESHOLD } from '../../schemas/oenaceAssignment.js';
 
 const partyType = z.enum(['person', 'company', 'organisation']).meta({
   description: 'Who holds the function or share; with `personId` (person), `fnr` (company) or `organisationId` (organisation).',
@@ -55,7 +56,10 @@ const Profile = z
     oenaces: z.array(z.object({
       code: z.string(), kurztitel: nullableString, title: nullableString, level: z.int().nullable(), isPrimary: z.boolean(),
       source: z.string().meta({ description: '`derived`: the register carries no industry code; this one is derived from the business purpose and the trade licences.' }),
-      confidence: z.number().nullable().meta({ description: 'How surely a derived code is right, 0..1 (null for a code a source gave). The oenaceCode filter and similar companies use codes from 0.8 up, which are right at least 95 % of the time.' }),
+      confidence: z.number().nullable().meta({
+        description: 'How surely a derived code is right, 0..1: the share right among labelled texts read the same way (null for a code a source gave). '
+          + `The oenaceCode filter and similar companies use codes from ${OENACE_CONFIDENCE_THRESHOLD} up, measured right at least 95 % of the time on texts the calibration never saw.`,
+      }),
       evidence: z.object({ words: z.array(z.string()), tradeKeys: z.array(z.string()) }).nullable()
         .meta({ description: 'What a derived code rests on: words of the business purpose and trade keys of current licences.' }),
     }).loose()).meta({ description: 'ÖNACE 2008 subclasses, the primary one first, then by confidence.' }),

@@ -1,6 +1,7 @@
 // The ÖNACE classifier: business-purpose text and trade keys in, ÖNACE 2008 subclasses out, each with
 // a confidence and its evidence. Pure and deterministic (the lexicon and catalogues are read once, at
 // construction). docs/oenace.md describes the method, the threshold and the measured accuracy.
+import { calibratedConfidence, loadCalibration, type AssignmentFeatures, type CalibrationTable, type EvidenceKind } from './calibration.js';
 import { CatalogueIndex } from './catalogueIndex.js';
 import { FAMILY, PRECEDENCE, loadLexicon, type DomainDef, type Lexicon, type Mode, type Term } from './lexicon.js';
 import { Speller, findTerm, matchPattern, type Hit } from './matching.js';
@@ -20,6 +21,10 @@ export interface OenaceEvidence {
   words: string[];
   /** Trade keys whose mapping names the code (or its class). */
   tradeKeys: string[];
+}
+
+export interface ExplainedAssignment extends OenaceAssignment {
+  features: AssignmentFeatures;
 }
 
 export interface OenaceAssignment {
@@ -47,6 +52,8 @@ interface Candidate {
   words: string[];
   /** Read through a mode of an earlier clause, a corrected spelling or the catalogue titles. */
   indirect: boolean;
+  /** What kind of reading gave it: the calibration table is keyed by it (calibration.ts). */
+  kind: EvidenceKind;
 }
 
 interface ModeHit extends Hit {
@@ -79,6 +86,7 @@ export class OenaceClassifier {
   constructor(
     private readonly lexicon: Lexicon = loadLexicon(),
     private readonly tradeKeys: Map<string, TradeKeyMapping> = loadTradeKeyMap(),
+    private readonly calibration: CalibrationTable = loadCalibration(),
   ) {
     this.normaliser = new TextNormaliser(lexicon.vocabulary);
     const lexiconWords = new Set<string>();
@@ -107,6 +115,11 @@ export class OenaceClassifier {
   }
 
   classify(input: OenaceInput): OenaceAssignment[] {
+    return this.explain(input).map(({ features: _features, ...assignment }) => assignment);
+  }
+
+  /** The assignments with what their confidence was read from (for fitting the calibration). */
+  explain(input: OenaceInput): ExplainedAssignment[] {
     const fromText = input.purposeText ? this.readText(input.purposeText) : [];
     return this.combine(fromText, input.tradeKeys);
   }
@@ -172,7 +185,10 @@ export class OenaceClassifier {
       const g = this.generic.get(m.mode);
       if (g && !consumed.has(m) && !families.has(FAMILY[m.mode])) {
         families.add(FAMILY[m.mode]);
-        out.push({ code: g.code, weight: g.weight, order: m.clause * 1000 + m.at, ranges: [], origin: `mode:${m.clause}`, words: m.words, indirect: false });
+        out.push({
+          code: g.code, weight: g.weight, order: m.clause * 1000 + m.at, ranges: [], origin: `mode:${m.clause}`, words: m.words, indirect: false,
+          kind: 'verb',
+        });
       }
     }
     return out;
@@ -186,7 +202,7 @@ export class OenaceClassifier {
     if (!found || found.score < 4) return null;
     return {
       code: found.code, weight: Math.min(0.5, found.score / 20), order: index * 1000, ranges: [], origin: `catalogue:${index}`,
-      words: clause.tokens.filter((t) => found.words.includes(t.norm)).map((t) => t.orig), indirect: true,
+      words: clause.tokens.filter((t) => found.words.includes(t.norm)).map((t) => t.orig), indirect: true, kind: 'catalogue',
     };
   }
 
@@ -215,7 +231,7 @@ export class OenaceClassifier {
       if (!hits) continue;
       activities.push({
         code: act.code, weight: act.weight, order: index * 1000 + Math.min(...hits.map((h) => h.at)), ranges: hits,
-        origin: `activity:${k}`, words: wordsAt(clause, hits), indirect: false,
+        origin: `activity:${k}`, words: wordsAt(clause, hits), indirect: false, kind: 'phrase',
       });
     }
     const domains: Array<{ domain: DomainDef; hit: Hit }> = [];
@@ -260,7 +276,7 @@ export class OenaceClassifier {
     const present = new Map<Mode, ModeHit>();
     for (const m of context) if (!present.has(m.mode)) present.set(m.mode, m);
     const out: Candidate[] = [];
-    const make = (code: string, weight: number, used: ModeHit[]): Candidate => {
+    const make = (code: string, weight: number, used: ModeHit[], kind: EvidenceKind): Candidate => {
       for (const m of used) consumed.add(m);
       const own = used.filter((m) => m.clause === index && !inherited);
       // Within a clause the thing named orders the readings ("Betrieb eines Netzes für Energie": the net
@@ -270,7 +286,7 @@ export class OenaceClassifier {
         code, weight, order, ranges: [hit, ...own], origin: `domain:${domain.name}:${index}:${hit.at}`,
         // Evidence in text order: verbs of earlier clauses, then this clause's words.
         words: [...new Set([...(inherited ? [] : used.filter((m) => m.clause !== index).flatMap((m) => m.words)), ...wordsAt(clause, [hit, ...own])])],
-        indirect: inherited || used.some((m) => m.clause !== index),
+        indirect: inherited || used.some((m) => m.clause !== index), kind,
       };
     };
     if (present.size > 0) {
@@ -281,40 +297,44 @@ export class OenaceClassifier {
         for (const named of modes) {
           const family = FAMILY[named];
           const trade = present.get(named)!;
-          // "Buchhandel" (one word) is the book shop; "Handel mit Büchern" stays wholesale.
-          const mode = named === 'trade' && domain.shop && trade.clause === index && trade.at === hit.at + hit.len ? 'retail' : named;
+          // "Buchhandel" (one word) is the book shop; "Handel mit Büchern" and "Buchgroßhandel" stay wholesale.
+          const compound = trade.clause === index && trade.at === hit.at + hit.len && clause.text.startsWith('handel', trade.at);
+          const mode = named === 'trade' && domain.shop && compound ? 'retail' : named;
           if (families.has(family)) continue;
           const has = (m: Mode) => m === mode || present.has(m);
           const key = domain.keys.find((k) => k.modes.includes(mode) && k.modes.every(has)) ?? fallbackKey(domain, mode);
           if (!key) continue;
           families.add(family);
-          out.push(make(key.code, key.weight, key.modes.map((m) => present.get(m) ?? trade)));
+          out.push(make(key.code, key.weight, key.modes.map((m) => present.get(m) ?? trade), 'domainVerb'));
         }
       } else {
         const key = domain.keys.find((k) => k.modes.length > 0 && k.modes.every((m) => present.has(m)));
-        if (key) out.push(make(key.code, key.weight, key.modes.map((m) => present.get(m)!)));
+        if (key) out.push(make(key.code, key.weight, key.modes.map((m) => present.get(m)!), 'domainVerb'));
       }
     }
     if (out.length === 0) {
       const fallback = domain.keys.find((k) => k.modes.length === 0);
       // Named with verbs this domain has no code for: its default, trusted a little less.
-      if (fallback) out.push(make(fallback.code, present.size > 0 ? fallback.weight * 0.85 : fallback.weight, []));
+      if (fallback) {
+        out.push(make(fallback.code, present.size > 0 ? fallback.weight * 0.85 : fallback.weight, [], present.size > 0 ? 'domainOtherVerb' : 'domainDefault'));
+      }
     }
     return out;
   }
 
   /** Text candidates and trade keys to the company's assignments. */
-  private combine(candidates: Candidate[], tradeKeys: string[]): OenaceAssignment[] {
+  private combine(candidates: Candidate[], tradeKeys: string[]): ExplainedAssignment[] {
     const byCode = new Map<string, Entry>();
     for (const c of candidates) {
       const e = byCode.get(c.code);
       if (!e) {
-        byCode.set(c.code, { weight: c.weight, order: c.order, words: new Set(c.words), tradeKeys: [], indirect: c.indirect, fromText: true });
+        byCode.set(c.code, { weight: c.weight, order: c.order, words: new Set(c.words), tradeKeys: [], indirect: c.indirect, kind: c.kind });
         continue;
       }
       if (c.weight > e.weight || (c.weight === e.weight && !c.indirect)) {
         e.weight = c.weight;
         e.indirect = c.indirect;
+        e.kind = c.kind;
       }
       e.order = Math.min(e.order, c.order);
       for (const w of c.words) e.words.add(w);
@@ -327,7 +347,7 @@ export class OenaceClassifier {
       const target = textCodes.find((c) => c.slice(0, 7) === mapped.code.slice(0, 7)) ?? mapped.code;
       const e = byCode.get(target);
       if (e) e.tradeKeys.push(mapped);
-      else byCode.set(target, { weight: mapped.weight, order: 1e9, words: new Set(), tradeKeys: [mapped], indirect: false, fromText: false });
+      else byCode.set(target, { weight: mapped.weight, order: 1e9, words: new Set(), tradeKeys: [mapped], indirect: false, kind: 'tradeKey' });
     }
     if (byCode.size === 0) return [];
 
@@ -338,12 +358,30 @@ export class OenaceClassifier {
     const primary = strong.sort(([ca, a], [cb, b]) => a.order - b.order || b.weight - a.weight || (ca < cb ? -1 : 1))[0]![0];
     const ranked = entries.sort(([ca, a], [cb, b]) =>
       Number(cb === primary) - Number(ca === primary) || a.order - b.order || b.weight - a.weight || (ca < cb ? -1 : 1));
-    return ranked.slice(0, MAX_ASSIGNMENTS).map(([code, e]) => ({
-      code,
-      isPrimary: code === primary,
-      confidence: confidence(e, code === primary, strong.length),
-      evidence: { words: [...e.words], tradeKeys: e.tradeKeys.map((t) => t.tradeKey) },
-    }));
+    const kept = ranked.slice(0, MAX_ASSIGNMENTS);
+    return kept.map(([code, e]) => {
+      const features: AssignmentFeatures = {
+        kind: e.kind, weight: e.weight, isPrimary: code === primary, indirect: e.indirect, assignments: kept.length,
+      };
+      return {
+        code,
+        isPrimary: code === primary,
+        confidence: this.confidence(features, e.tradeKeys),
+        evidence: { words: [...e.words], tradeKeys: e.tradeKeys.map((t) => t.tradeKey) },
+        features,
+      };
+    });
+  }
+
+  /**
+   * The calibrated share right for the reading (the table fitted by npm run oenace:calibrate); each
+   * licence naming the same class removes part of the remaining doubt. A code from licences alone has
+   * no labelled data to fit: it keeps the mapping's own confidence.
+   */
+  private confidence(f: AssignmentFeatures, tradeKeys: TradeKeyMapping[]): number {
+    let c = f.kind === 'tradeKey' ? f.weight : calibratedConfidence(this.calibration, f);
+    for (const m of f.kind === 'tradeKey' ? tradeKeys.slice(1) : tradeKeys) c = 1 - (1 - c) * (1 - m.weight * 0.6);
+    return Math.round(Math.min(0.99, c) * 100) / 100;
   }
 }
 
@@ -353,7 +391,7 @@ interface Entry {
   words: Set<string>;
   tradeKeys: TradeKeyMapping[];
   indirect: boolean;
-  fromText: boolean;
+  kind: EvidenceKind;
 }
 
 /** Candidates below this weight are vague ("Beratung", "Dienstleistungen"): dropped beside a precise one. */
@@ -428,15 +466,4 @@ function fallbackKey(domain: DomainDef, mode: Mode) {
   // Online or mail order of goods is its own class, whatever the goods.
   if (mode === 'online' && domain.keys.some((k) => k.modes[0] === 'trade')) return { modes: ['online' as Mode], code: 'G 47.91-0', weight: 0.9 };
   return undefined;
-}
-
-function confidence(e: Entry, isPrimary: boolean, competing: number): number {
-  let c = e.weight;
-  if (e.indirect) c *= 0.9;
-  if (!isPrimary) c *= 0.95;
-  if (competing > 2) c *= 0.95;
-  // Every further source that names the same class (a licence beside the text, a second licence)
-  // removes part of the remaining doubt.
-  for (const m of e.fromText ? e.tradeKeys : e.tradeKeys.slice(1)) c = 1 - (1 - c) * (1 - m.weight * 0.6);
-  return Math.round(Math.min(0.99, c) * 100) / 100;
 }

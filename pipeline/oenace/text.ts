@@ -32,6 +32,8 @@ const BOILERPLATE: Array<[string[], RegExp]> = [
   [['im sinne'], /\bim sinne de[rs]\b[^.;,]*/g],
   [['gemaess'], /\bgemaess\b[^.;,]*/g],
   [['§'], /§+ ?[\d\w]+(?: abs\.? ?\d+)?(?: z\.? ?\d+)?/g],
+  // Customers, not activities: "Vertrieb an den Fachhandel" sells to shops (wholesale), runs none.
+  [[' an '], /\ban (?:den|die) (?:\w*handel|gastronomie|industrie|gewerbe)(?: und (?:den|die) (?:\w*handel|gastronomie|industrie|gewerbe))?\b|\ban (?:wiederverkaeufer|gewerbekunden|haendler)\w*/g],
 ];
 
 /** An exception ("ausgenommen Bankgeschäfte", "mit Ausnahme der reglementierten ...") up to the end of its sentence. */
@@ -43,7 +45,7 @@ const ABBREVIATIONS: Record<string, string> = {
   hdl: 'handel', m: 'mit', u: 'und', v: 'von', bzw: 'beziehungsweise', insb: 'insbesondere', usw: 'und', etc: 'und',
   verw: 'verwaltung', verm: 'vermietung', immob: 'immobilien', untern: 'unternehmens', techn: 'technisches',
   dl: 'dienstleistungen', dienstl: 'dienstleistungen', rep: 'reparatur', inst: 'installation', gew: 'gewerbe',
-  gh: 'grosshandel', eh: 'einzelhandel', ges: 'gesellschaft', sonst: 'sonstige', div: 'diverse', allg: 'allgemeine',
+  gh: 'grosshandel', eh: 'einzelhandel', erzg: 'erzeugung', dgl: 'dergleichen', ges: 'gesellschaft', sonst: 'sonstige', div: 'diverse', allg: 'allgemeine',
 };
 
 /** Word tails that an elided first part takes over ("Hoch-" + "...bau"), besides the lexicon's own terms. */

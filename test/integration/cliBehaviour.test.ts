@@ -11,7 +11,7 @@ import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const COMMANDS = [
-  ...['replay', 'admin', 'backfill', 'migrate', 'reindex', 'reparse', 'demo', 'start', 'schemaDump'].map((c) => `runtime/cli/${c}.ts`),
+  ...['replay', 'admin', 'backfill', 'migrate', 'reindex', 'reparse', 'demo', 'start', 'schemaDump', 'oenaceCalibrate'].map((c) => `runtime/cli/${c}.ts`),
   'bench/readBench.ts', 'bench/ingestBench.ts',
 ];
 
