@@ -55,6 +55,46 @@ export function personId(firstName: string | null | undefined, lastName: string 
   return `${personIdPart(firstName)}-${personIdPart(lastName)}-${birthDate ? birthDate : 'x'}`;
 }
 
+// person_id_fold() (migration 0026) maps these letters to their base letter.
+const FOLD_FROM = 'äáàâãåāăąéèêëēėęěíìîïīįöóòôõøōőüúùûūůűųýÿçćčďđłñńňŕřśšşťţźžż';
+const FOLD_TO = 'aaaaaaaaaeeeeeeeeiiiiiioooooooouuuuuuuuyycccddlnnnrrsssttzzz';
+const UMLAUT: Record<string, string> = { a: 'ä', o: 'ö', u: 'ü' };
+
+/**
+ * The spellings of a person id that person_id_fold() (migration 0026) maps to the same key, as courts
+ * and registers write them: each a/o/u as itself, with `e` or as umlaut (`mueller`, `müller`, `muller`),
+ * `ss` or `ß`, an accented letter with or without its accent. For index lookups of ids stored as given;
+ * callers compare the fold as well. With more than `max` spellings, plain vowels stay as written.
+ */
+export function personIdSpellings(id: string, max = 512): string[] {
+  const lower = id.normalize('NFC').toLowerCase();
+  const slots = (plainVowels: boolean): string[][] => {
+    const out: string[][] = [];
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower[i]!;
+      const next = lower[i + 1];
+      const base = FOLD_TO[FOLD_FROM.indexOf(c)] ?? c;
+      if ('aou'.includes(base) && (c !== base || next === 'e' || plainVowels)) {
+        if (c === base && next === 'e') i++;
+        out.push([base, `${base}e`, UMLAUT[base]!]);
+      } else if (c === 'ß' || (c === 's' && next === 's')) {
+        if (c === 's') i++;
+        out.push(['ss', 'ß']);
+      } else out.push(c === base ? [c] : [c, base]);
+    }
+    return out;
+  };
+  const combos = (parts: string[][]) => parts.reduce((n, p) => n * p.length, 1);
+  let parts = slots(true);
+  if (combos(parts) > max) parts = slots(false);
+  let spellings = [''];
+  for (const choices of parts) {
+    spellings = spellings.flatMap((s) => choices.map((c) => s + c));
+    if (spellings.length > max) return [lower];
+  }
+  return [...new Set([lower, ...spellings])];
+}
+
 /** Register dates come as `YYYYMMDD` or ISO `YYYY-MM-DD` (optionally with a time); both give `YYYY-MM-DD`. */
 export function registerDate(raw: string | null | undefined): string | null {
   if (raw == null) return null;

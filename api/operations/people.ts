@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { startsWith } from '../../indexer/search/nameSearch.js';
 import { countedPage } from '../../runtime/countedPage.js';
 import type { Sql } from '../../runtime/db.js';
-import { fnrFilterValue } from '../../schemas/identifiers.js';
+import { fnrFilterValue, personIdSpellings } from '../../schemas/identifiers.js';
 import { codeAndText } from '../../schemas/screenerRecords.js';
 import { notFound } from '../errors.js';
 import { presentPage } from '../presenters/envelope.js';
@@ -93,14 +93,18 @@ interface OpenNoticeRow {
 
 /**
  * Open court notices of a person: their own proceedings (a natural-person debtor is the person whose
- * personId the register's rule gives for their name and birth date), and the asserted notices of the
- * companies they hold a current function in. Ended functions do not count.
+ * personId the register's rule gives for their name and birth date, both ids folded alike by
+ * person_id_fold(), so `MUELLER` in a notice is the register's `Müller`), and the asserted notices of
+ * the companies they hold a current function in. Ended functions do not count. The notice's id is
+ * looked up by the spellings that fold alike (court_notice_person index), then the fold is compared.
  */
 async function openNoticesOf(sql: Sql, personId: string, functions: FunctionRow[]) {
   const fnrs = [...new Set(functions.filter((f) => f.isCurrent).map((f) => f.fnr))];
   const rows = await sql<OpenNoticeRow[]>`
     SELECT edikt_id, aktenzeichen, proceeding_code, proceeding_text, to_char(first_published_on, 'YYYY-MM-DD') AS first_published_on, relation, fnr
-      FROM (SELECT n.*, 'debtor' AS relation FROM court_notice n WHERE n.debtor_person_id = ${personId} AND n.is_open AND n.deleted_at IS NULL
+      FROM (SELECT n.*, 'debtor' AS relation FROM court_notice n
+             WHERE n.debtor_person_id = ANY(${personIdSpellings(personId)}::text[]) AND person_id_fold(n.debtor_person_id) = person_id_fold(${personId})
+               AND n.is_open AND n.deleted_at IS NULL
             UNION ALL
             SELECT n.*, 'company' AS relation FROM court_notice n WHERE n.fnr = ANY(${fnrs}::text[]) AND n.is_open) n
      ORDER BY first_published_on DESC NULLS LAST, edikt_id`;

@@ -140,6 +140,19 @@ describe('people, notices and deletions after a replay of the corpus', () => {
     expect(await notices('karl-riml-1961-08-08')).toEqual({ has: true, list: [company, company] });
   });
 
+  it('finds a person\'s own proceeding whatever the notice\'s spelling of the name: case, umlaut written out', async () => {
+    // The register's Johann Grüner, born 1952-06-16; a second court spells him JOHANN GRUENER.
+    const own = noticeOf('left the board of 17742t in 2016');
+    const spelt = { ...own, ediktId: '864001S0099926001', unid: null, debtor: { ...own.debtor, name: 'JOHANN GRUENER', firstName: 'JOHANN', lastName: 'GRUENER', personId: 'johann-gruener-1952-06-16' } };
+    await storeNotices(api.db.sql, [{ notice: spelt, raw: '{}' }]);
+    try {
+      const gruener = await notices('johann-grüner-1952-06-16');
+      expect(gruener.list.filter((n) => n.relation === 'debtor').map((n) => n.ediktId).sort()).toEqual([own.ediktId, spelt.ediktId].sort());
+    } finally {
+      await api.db.sql`DELETE FROM court_notice WHERE edikt_id = ${spelt.ediktId}`;
+    }
+  });
+
   it('reports a deletion in the feed, answers the tombstone for every change of the edict, and drops it from the profile', async () => {
     const deleted = caseOf('the register deletes this edict later (Deletions view)');
     const steyrtal = labels.filter((l) => l.case === deleted.case).map((l) => l.ediktId).find((id) => id.startsWith('499'))!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalFnr, fnrCheckLetter, fnrFilterValue, personId, registerDate } from '../../schemas/identifiers.js';
+import { canonicalFnr, fnrCheckLetter, fnrFilterValue, personId, personIdSpellings, registerDate } from '../../schemas/identifiers.js';
 
 describe('canonicalFnr', () => {
   it.each([
@@ -58,5 +58,22 @@ describe('registerDate', () => {
   it('rejects impossible dates', () => {
     expect(registerDate('20230231')).toBeNull();
     expect(registerDate('soon')).toBeNull();
+  });
+});
+
+describe('personIdSpellings', () => {
+  it('spells umlauts, ß and accents every way person_id_fold() maps alike, both ways', () => {
+    const mueller = personIdSpellings('hans-müller-1970-01-01');
+    expect(mueller).toEqual(expect.arrayContaining(['hans-müller-1970-01-01', 'hans-mueller-1970-01-01', 'hans-muller-1970-01-01']));
+    expect(personIdSpellings('johann-gruener-1952-06-16')).toContain('johann-grüner-1952-06-16');
+    expect(personIdSpellings('franz-strauss-x')).toContain('franz-strauß-x');
+    expect(personIdSpellings('josé-garcía-x')).toContain('jose-garcia-x');
+    expect(mueller).not.toContain('hans-miller-1970-01-01');
+  });
+
+  it('keeps plain vowels as written when spelling them all would be too many', () => {
+    const many = personIdSpellings('maria-theresia-oberhuber-schoenauer-1980-01-01');
+    expect(many.length).toBeLessThanOrEqual(512);
+    expect(many).toContain('maria-theresia-oberhuber-schönauer-1980-01-01');
   });
 });
