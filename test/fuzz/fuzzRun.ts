@@ -28,6 +28,8 @@ export interface Violation {
 
 export interface FuzzReport {
   counts: Map<number | 'error', number>;
+  /** Per operation (`GET /trades/{tradeKey}/licenses`): 200 answers that carried data (a non-empty list, a record, a file). */
+  withData: Map<string, number>;
   violations: Violation[];
   ledger: QuotaLedger;
   durationMs: number;
@@ -67,6 +69,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   const counts = new Map<number | 'error', number>();
   const found: Violation[] = [];
   const ledger = new QuotaLedger();
+  const withData = new Map<string, number>();
   let next = 0;
   const worker = async () => {
     while (next < requests.length) {
@@ -79,6 +82,10 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
         status = res.status;
         problems = violations(req, res);
         if (req.auth === 'account' || req.auth === 'service') ledger.record(req.auth, res);
+        if (res.status === 200 && carriesData(res.body)) {
+          const op = `${req.operation.method} ${req.operation.template}`;
+          withData.set(op, (withData.get(op) ?? 0) + 1);
+        }
       } catch (err) {
         status = 'error';
         // A body over the limit may be cut off by the 413's closing connection while it is still sent.
@@ -91,7 +98,22 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
   agent.destroy();
-  return { counts, violations: found, ledger, durationMs: performance.now() - started };
+  return { counts, withData, violations: found, ledger, durationMs: performance.now() - started };
+}
+
+/** A list envelope with rows, any other JSON object or array with content, or a non-JSON body (a file). */
+function carriesData(body: Buffer): boolean {
+  if (body.length === 0) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return true;
+  }
+  if (Array.isArray(parsed)) return parsed.length > 0;
+  if (parsed === null || typeof parsed !== 'object') return false;
+  const data = (parsed as { data?: unknown }).data;
+  return Array.isArray(data) ? data.length > 0 : Object.keys(parsed).length > 0;
 }
 
 /** Counts by status, one line each, for the CLI and the test log. */

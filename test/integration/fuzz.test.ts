@@ -29,4 +29,8 @@ it(`${REQUESTS} fuzzed requests (seed ${SEED}): no 5xx, contract-shaped errors, 
   // The run reached the operations, not only their validation.
   expect(report.counts.get(200) ?? 0).toBeGreaterThan(REQUESTS / 10);
   expect(report.ledger.billed('account')).toBeGreaterThan(REQUESTS / 2);
+  // The trade register's routes answered with stored GISA data, not only empty lists and 404s.
+  for (const op of ['GET /trades', 'GET /trades/{tradeKey}/licenses', 'GET /trades/company/{fnr}', 'GET /trades/documents/{gisaZahl}', 'GET /trades/changes']) {
+    expect.soft(report.withData.get(op) ?? 0, op).toBeGreaterThan(0);
+  }
 }, 120_000);
