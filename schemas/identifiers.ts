@@ -1,4 +1,4 @@
-// Identifier rules shared by every adapter and the API (../shared/spec/api-decisions.md "Identifiers").
+// Identifier rules shared by every adapter and the API (docs/contract/api-decisions.md "Identifiers").
 
 const CHECK_LETTERS = 'abdfghikmpstvwxyz';
 

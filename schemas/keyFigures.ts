@@ -1,4 +1,4 @@
-// The 47 screener figures (../shared/spec/key-figures.md): 27 balance-sheet and 19 profit-and-loss
+// The 47 screener figures (docs/contract/key-figures.md): 27 balance-sheet and 19 profit-and-loss
 // positions plus the employee count. This list is the only place they are written out: screener
 // parameters, JSON keys, read-model columns, export columns and the parser's source elements are all
 // derived from it.

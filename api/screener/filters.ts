@@ -1,4 +1,4 @@
-// The canonical form of a screener filter set (../shared/spec/api-decisions.md "Request bodies"):
+// The canonical form of a screener filter set (docs/contract/api-decisions.md "Request bodies"):
 // fnr normalised, numbers as numbers, booleans as booleans, empty values dropped, keys sorted. Two
 // filter sets are equal when their canonical forms are. Saved queries store this form. Names and
 // kinds are the screener's parameters (schemas/screenerParameters.ts), and every value must also pass

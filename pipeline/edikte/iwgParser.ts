@@ -16,7 +16,7 @@ export class IwgContentError extends UnrecoverableInputError {}
 /**
  * Block names (Abschnitte) after which a proceeding is over: its cancellation (Aufhebung), its
  * discontinuation (Einstellung) and the refusal to open it (Nichteröffnung, e.g. mangels Kostendeckung),
- * from the IWG interface notes (../shared/upstreams/upstream-interfaces.md §4.2). Matched on the
+ * from the IWG interface notes (docs/contract/upstream-interfaces.md §4.2). Matched on the
  * name's first word, so `Aufhebung des Konkurses` counts and `Aufhebungsantrag` does not.
  */
 export const CLOSING_BLOCKS = ['Aufhebung', 'Einstellung', 'Nichteröffnung'] as const;

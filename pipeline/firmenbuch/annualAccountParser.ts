@@ -1,7 +1,7 @@
-// Filed annual accounts (Jahresabschluss XML) -> the 47 screener figures (../shared/spec/key-figures.md).
+// Filed annual accounts (Jahresabschluss XML) -> the 47 screener figures (docs/contract/key-figures.md).
 //
 // Pure function of the input string: no I/O, no clock, no randomness. Three source variants are read
-// (../shared/upstreams/upstream-interfaces.md section 2):
+// (docs/contract/upstream-interfaces.md section 2):
 //   * legacy FinanzOnline / JAb 3.x: positions named by their code (`HGB_224_2_A`), current-year value in
 //     the position's own `POSTENZEILE/BETRAG`, `GJ/WERT_TSD = j` means thousands;
 //   * the "firmenbuch_2025" variant of the same namespace: `GESCHAEFTSJAHR` instead of `GJ`, current-year

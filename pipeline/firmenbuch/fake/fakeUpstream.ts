@@ -1,5 +1,5 @@
 // A fake Firmenbuch HVD web service (node:http, no framework) serving a replay corpus through the real
-// interface (../shared/upstreams/upstream-interfaces.md §1): SOAP 1.1 and 1.2 on the base URL and on the
+// interface (docs/contract/upstream-interfaces.md §1): SOAP 1.1 and 1.2 on the base URL and on the
 // per-operation paths, dispatch on the Body's first child (local name + namespace), random `nsN`
 // prefixes per response, Spring-WS validation faults for schema violations, the German business faults,
 // and injected transport faults (429, 500, timeout, truncated body, a 200 cut off part-way) drawn from a
