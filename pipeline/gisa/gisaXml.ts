@@ -99,13 +99,22 @@ export function readMessages(root: XmlElement): GisaMessage[] {
   }));
 }
 
+/** The parser's own refusals (elements nested too deep, say) are unreadable input like any other: retrying brings the same. */
+function parseTree(method: GisaMethod, body: string, text: string): Record<string, unknown> {
+  try {
+    return parser.parse(body) as Record<string, unknown>;
+  } catch (err) {
+    throw new GisaResponseParseError(`GISA ${method} answer cannot be read: ${(err as Error).message}`, text);
+  }
+}
+
 /** Parses an answer's text into its output element; throws GisaResponseParseError when it is not one. */
 export function parseAnswer(method: GisaMethod, text: string): GisaAnswer {
   const body = text.replace(/^\uFEFF/, '');
   if (/<!DOCTYPE/i.test(body) || XMLValidator.validate(body) !== true) {
     throw new GisaResponseParseError(`GISA ${method} answer is not well-formed XML`, text);
   }
-  const doc = parser.parse(body) as Record<string, unknown>;
+  const doc = parseTree(method, body, text);
   const name = outputName(method);
   const root = doc[name] as XmlElement | string | undefined;
   if (root === undefined) {

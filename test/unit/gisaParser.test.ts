@@ -113,6 +113,13 @@ describe('other GISA answers', () => {
     expect(() => parseAnswer('GetAuszug', '<html><body>Service Unavailable')).toThrow(/not well-formed/);
   });
 
+  it('refuses a well-formed answer nested 100,000 deep as unrecoverable input, not a retried fault', () => {
+    const deep = `<GetGewerbeV2Output>${'<a>'.repeat(100_000)}x${'</a>'.repeat(100_000)}</GetGewerbeV2Output>`;
+    const err = (() => { try { parseAnswer('GetGewerbeV2', deep); return null; } catch (e) { return e; } })();
+    expect(err).toBeInstanceOf(GisaResponseParseError);
+    expect((err as Error).message).toMatch(/cannot be read/);
+  });
+
   it('writes inputs with the key inside, members in ordinal order, booleans as t/f', () => {
     const xml = buildInput('SearchPersonJur', 'k&y', { SearchPhonetisch: false, Firmenbuchnummer: '33918f', SearchHistorisch: true, Name: null });
     expect(xml).toContain('<SearchPersonJurInput xmlns="http://schemas.datacontract.org/2004/07/GISA.Public.Service.V2"><Apikey>k&amp;y</Apikey><Firmenbuchnummer>33918f</Firmenbuchnummer><SearchHistorisch>t</SearchHistorisch><SearchPhonetisch>f</SearchPhonetisch></SearchPersonJurInput>');
