@@ -203,7 +203,9 @@ describe('GISA quota', () => {
   });
 
   it('300 lookups queued: never more than 200 calls in any window, all done, none failed', async () => {
-    const windowMs = 2000;
+    // Long enough that the first 200 calls land inside one window even on a busy box, so the limiter
+    // must hold the rest back (throttled > 0 below) however slowly the jobs run.
+    const windowMs = 8000;
     const fake = await startFakeGisa({ fixturesDir: CORPUS, dataQuota: 200, quotaWindowMs: windowMs });
     const outcomes: Record<string, number> = {};
     const pipeline = await startPipeline({
