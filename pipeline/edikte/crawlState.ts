@@ -4,6 +4,8 @@
 //   changes.<view>    the change recipe per view: watermark = the day of the last run that completed,
 //                     state = the current run and its split tree (searchWindows.ts)
 //   link-cursor       watermark = the last business change id re-linking has looked at
+//   fetched           state.n = edicts fetched and stored since the last run reported them (pages and
+//                     document jobs add to it; a completed run of All takes it: one report per run)
 // Every update reads the row FOR UPDATE in its own transaction: page jobs of one run may finish together.
 import type { Sql, TransactionSql } from '../../runtime/db.js';
 import { newRunTree, windowComplete, windowKey, type RunTree, type SearchWindow } from './searchWindows.js';
@@ -161,3 +163,23 @@ export async function linkCursor(sql: Sql): Promise<number> {
 export async function setLinkCursor(sql: Sql, id: number): Promise<void> {
   await write(sql, 'link-cursor', String(id), {});
 }
+
+/** Edicts a page or document job stored: counted until the run that completes next reports them. */
+export async function addFetched(sql: Sql, n: number): Promise<void> {
+  if (n <= 0) return;
+  await sql`
+    INSERT INTO crawl_state (source, key, state) VALUES (${SOURCE}, 'fetched', ${sql.json({ n })})
+    ON CONFLICT (source, key) DO UPDATE
+      SET state = jsonb_build_object('n', coalesce((crawl_state.state->>'n')::int, 0) + ${n}::int), updated_at = now()`;
+}
+
+/** The edicts fetched since the last report, reset to none (one statement: concurrent adds are not lost). */
+export async function takeFetched(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    UPDATE crawl_state c SET state = '{"n":0}', updated_at = now()
+      FROM (SELECT source, key, coalesce((state->>'n')::int, 0) AS n FROM crawl_state WHERE source = ${SOURCE} AND key = 'fetched' FOR UPDATE) old
+     WHERE c.source = old.source AND c.key = old.key
+    RETURNING old.n`;
+  return row?.n ?? 0;
+}
+

@@ -12,8 +12,8 @@ import { UnrecoverableInputError, UpstreamThrottledError } from '../jobs/errors.
 import { GroupCommit } from '../jobs/groupCommit.js';
 import type { Enqueue, EnqueueMany, Handlers, RegisterRunReport } from '../register.js';
 import {
-  completeFullCrawl, fullCrawl, fullPageDone, linkCursor, recipeWatermark, setLinkCursor, startChangeRun, startFullCrawl, windowDone, windowSplit,
-  type PageStart,
+  addFetched, completeFullCrawl, fullCrawl, fullPageDone, linkCursor, recipeWatermark, setLinkCursor, startChangeRun, startFullCrawl, takeFetched,
+  windowDone, windowSplit, type PageStart,
 } from './crawlState.js';
 import { MAX_PAGE_SIZE, type IwgClient } from './iwgClient.js';
 import { entrySortKey, IwgContentError } from './iwgParser.js';
@@ -89,8 +89,14 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
   const notices = new GroupCommit<NoticeStoreItem, NoticeStoreResult>((items) => storeEach(sql, items, deps.link), {
     maxBatch: MAX_BATCH, key: (item) => item.notice.ediktId,
   });
-  /** A run completed: the data holds everything published before `watermark` (a date). */
-  const runDone = async (watermark: string) => deps.onRun?.({ outcome: 'success', itemsFetched: 0, linksByEvidence: await noticeLinkCounts(sql), watermark });
+  /**
+   * A run completed: the data holds everything published before `watermark` (a date). One report per
+   * run (a completed page-through or change run), never per page: /metrics and /api/v1/status take a
+   * success as a finished crawl. A run of All reports the edicts stored since the last report.
+   */
+  const runDone = async (watermark: string, view: 'All' | 'Deletions') => deps.onRun?.({
+    outcome: 'success', itemsFetched: view === 'All' ? await takeFetched(sql) : 0, linksByEvidence: await noticeLinkCounts(sql), watermark,
+  });
 
   /** The @modified stored per document (If-Modified-Since of the next fetch). */
   async function storedModified(unids: string[]): Promise<Map<string, string | null>> {
@@ -140,14 +146,14 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
     });
     if (deferred.length > 0) await enqueueMany('document', deferred);
     const stored = results.filter((r) => !(r instanceof Error)).length;
-    if (stored > 0) deps.onRun?.({ outcome: 'success', itemsFetched: stored });
+    await addFetched(sql, stored);
     return { stored, unchanged, deferred: deferred.length };
   }
 
   async function runComplete(view: 'All' | 'Deletions', run: string): Promise<void> {
     log.info({ view, run }, 'Ediktsdatei change run complete');
     const watermark = await recipeWatermark(sql, view);
-    if (watermark) await runDone(watermark);
+    if (watermark) await runDone(watermark, view);
   }
 
   async function finishWindow(view: 'All' | 'Deletions', run: string, window: SearchWindow): Promise<void> {
@@ -188,7 +194,7 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
     const startedOn = state === 'complete' ? await completeFullCrawl(sql, run, viennaDate(now())) : null;
     if (startedOn) {
       log.info({ run, total: result.total }, 'Ediktsdatei full page-through complete');
-      await runDone(startedOn);
+      await runDone(startedOn, 'All');
     }
     return { entries: entries.length, total: result.total, ...documents, more: following !== null };
   }
@@ -252,7 +258,7 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
       const fetched = await client.document(unid, since);
       if (fetched.status !== 'ok') return { status: fetched.status };
       const stored = await notices.submit({ notice: fetched.notice, raw: fetched.raw, fetchedAt: now() });
-      deps.onRun?.({ outcome: 'success', itemsFetched: 1 });
+      await addFetched(sql, 1);
       return stored;
     },
 

@@ -264,10 +264,13 @@ describe('the change recipe at the 5000 cap', () => {
       expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
       const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
       expect(state!.watermark).toBe('2026-11-10');
-      // What /metrics hears: every edict fetched, then the completed runs with their links by evidence and watermark.
+      // What /metrics and /api/v1/status hear: one success per completed run (All and Deletions), not
+      // per page, each with its watermark and links by evidence; All's carries every edict fetched.
       const successes = runs.filter((r) => r.outcome === 'success');
+      expect(successes).toHaveLength(2);
+      expect(successes).toEqual([expect.objectContaining({ watermark: '2026-11-10' }), expect.objectContaining({ watermark: '2026-11-10' })]);
+      expect(successes.at(-1)).toMatchObject({ itemsFetched: unids.length, linksByEvidence: { none: expect.any(Number) } });
       expect(successes.reduce((n, r) => n + r.itemsFetched, 0)).toBe(unids.length);
-      expect(successes.at(-1)).toMatchObject({ watermark: '2026-11-10', linksByEvidence: { none: expect.any(Number) } });
     } finally {
       close();
       await fake.close();
