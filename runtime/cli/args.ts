@@ -1,6 +1,7 @@
 // One way for every command to read its command line: --help prints the usage, flags are kebab-case
 // (an old camelCase spelling still works, with a warning), and an unknown flag or a missing value is
 // one line plus the usage, exit 2, never a stack trace.
+import { statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from '../bootstrap.js';
 
@@ -52,4 +53,11 @@ export function commandLine<O extends Options>(spec: CommandLineSpec<O>, argv = 
     process.exit(0);
   }
   return read;
+}
+
+/** A directory flag's value, or a CliError naming what is missing (a stack trace says nothing to an operator). */
+export function requireDirectory(flag: string, path: string | undefined, usage: string): string {
+  if (!path) throw new CliError(`--${flag} is required\n${usage}`);
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--${flag}: no directory ${path}\n${usage}`);
+  return path;
 }

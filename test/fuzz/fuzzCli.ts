@@ -3,8 +3,8 @@
 // end) on the configured Postgres server, a Redis key prefix of its own, the real app. Prints the
 // answers counted by status and every property violation with the request that caused it (the same
 // seed and count replay the same requests); exits 1 when there is any.
-import { parseArgs } from 'node:util';
 import { loadCatalogues } from '../../pipeline/catalogues/catalogueLoader.js';
+import { commandLine } from '../../runtime/cli/args.js';
 import { loadConfig } from '../../runtime/config.js';
 import { createSql, withDatabase } from '../../runtime/db.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -25,7 +25,10 @@ function positive(name: string, text: string | undefined, fallback: number): num
   return n;
 }
 
-const { values } = parseArgs({ options: { seed: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' } } });
+const { values } = commandLine({
+  usage: `${USAGE}\n  Random requests against every operation of a fresh database of its own; prints the answers by status and each broken property (docs/limits-and-safety.md).`,
+  options: { seed: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' } },
+});
 const seed = positive('seed', values.seed, Date.now() % 1_000_000);
 const requests = positive('requests', values.requests, 3000);
 const concurrency = positive('concurrency', values.concurrency, 4);

@@ -12,7 +12,7 @@ import { createTestDatabase } from '../helpers/testDatabase.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const COMMANDS = [
   ...['replay', 'admin', 'backfill', 'migrate', 'reindex', 'reparse', 'demo', 'start', 'schemaDump', 'oenaceCalibrate'].map((c) => `runtime/cli/${c}.ts`),
-  'bench/readBench.ts', 'bench/ingestBench.ts',
+  'bench/readBench.ts', 'bench/ingestBench.ts', 'test/fuzz/fuzzCli.ts', 'pipeline/edikte/fake/fakeIwgCli.ts', 'pipeline/bmf/fake/fakeLsuCli.ts',
 ];
 
 interface Run {
@@ -48,11 +48,38 @@ describe('command lines', () => {
     noStack(res.stderr);
   });
 
+  it.each([
+    'pipeline/firmenbuch/fake/fakeUpstreamCli.ts', 'pipeline/gisa/fake/fakeGisaCli.ts', 'pipeline/edikte/fake/fakeIwgCli.ts', 'pipeline/bmf/fake/fakeLsuCli.ts',
+  ])('%s: a missing fixture directory is one line and the usage, exit 2', async (cli) => {
+    const res = await run(cli, ['--fixtures', '/no/such/dir']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^--fixtures: no directory \/no\/such\/dir\nusage:/);
+    noStack(res.stderr);
+  });
+
   it('fake-upstream answers --help and refuses an unknown flag the same way', async () => {
     expect((await run('pipeline/firmenbuch/fake/fakeUpstreamCli.ts', ['--help'])).code).toBe(0);
     const bad = await run('pipeline/firmenbuch/fake/fakeUpstreamCli.ts', ['--nope']);
     expect(bad.code).toBe(2);
     noStack(bad.stderr);
+  });
+
+  it.each([
+    { cli: 'pipeline/edikte/fake/fakeIwgCli.ts', path: '/collections/name/All?ps=100&page=0&sortcolumn=AZKey', has: '"@form":"Edikt"' },
+    { cli: 'pipeline/bmf/fake/fakeLsuCli.ts', path: '', has: 'Stand:' },
+  ])('$cli serves the bundled fixtures without flags and prints its URL', async ({ cli, path, has }) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, cli), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => void child.kill('SIGTERM'));
+    const url = await new Promise<string>((done) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) done(out.split('\n')[0]!);
+      });
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const body = Buffer.from(await (await fetch(url + path)).arrayBuffer()).toString('latin1');
+    expect(body).toContain(has);
   });
 
   it('replay: a missing fixture directory is one line and the usage, exit 2', async () => {

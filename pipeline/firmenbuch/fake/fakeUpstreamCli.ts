@@ -4,7 +4,7 @@
 // SIGINT/SIGTERM. --recent moves the change feeds so that their latest day is today, as a live
 // register's are.
 
-import { readCommandLine } from '../../../runtime/cli/args.js';
+import { readCommandLine, requireDirectory } from '../../../runtime/cli/args.js';
 import type { FirmenbuchOperation } from '../soapEnvelope.js';
 import { FIRMENBUCH_OPERATIONS } from '../soapEnvelope.js';
 import { startFakeFirmenbuch, type FaultOptions } from './fakeUpstream.js';
@@ -88,12 +88,17 @@ function faultOptions(): FaultOptions {
 }
 
 async function main(): Promise<void> {
-  if (!values.fixtures) fail('--fixtures is required');
+  let corpus: string;
+  try {
+    corpus = requireDirectory('fixtures', values.fixtures, USAGE);
+  } catch (err) {
+    fail((err as Error).message.split('\n')[0]!);
+  }
   for (const name of ['today', 'changes-end-on'] as const) {
     if (values[name] !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values[name])) fail(`--${name}: not a date yyyy-mm-dd: ${values[name]}`);
   }
   const fake = await startFakeFirmenbuch({
-    corpus: values.fixtures,
+    corpus,
     port: numberOption('port', values.port, [0, 65_535]),
     host: values.host,
     apiKey: values['api-key'],

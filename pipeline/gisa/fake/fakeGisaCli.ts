@@ -3,7 +3,7 @@
 // Prints the base URL (point GISA_URL at it, then `npm run replay -- --sources gisa --live`) and serves
 // until SIGINT/SIGTERM.
 import { CliError, runMain } from '../../../runtime/bootstrap.js';
-import { commandLine } from '../../../runtime/cli/args.js';
+import { commandLine, requireDirectory } from '../../../runtime/cli/args.js';
 import { startFakeGisa } from './fakeGisa.js';
 
 const USAGE = `usage: npm run fake-gisa -- --fixtures <dir> [--port 9091] [--host 127.0.0.1] [--api-key KEY] [--data-quota 200]
@@ -20,7 +20,7 @@ runMain(async () => {
     },
   });
   const v = values as Record<string, string | undefined>;
-  if (!v.fixtures) throw new CliError(`--fixtures is required\n${USAGE}`);
+  const fixturesDir = requireDirectory('fixtures', v.fixtures, USAGE);
   const num = (name: (typeof NUMBERS)[number]) => {
     if (v[name] === undefined) return undefined;
     const n = Number(v[name]);
@@ -28,7 +28,7 @@ runMain(async () => {
     return n;
   };
   const fake = await startFakeGisa({
-    fixturesDir: v.fixtures, port: num('port') ?? 9091, host: v.host, apiKey: v['api-key'],
+    fixturesDir, port: num('port') ?? 9091, host: v.host, apiKey: v['api-key'],
     dataQuota: num('data-quota'), extractQuota: num('extract-quota'), extractPolls: num('extract-polls'),
     faults: { seed: num('seed'), rate429: num('rate429'), rate500: num('rate500'), rateTimeout: num('rate-timeout'), rateTruncated: num('rate-truncated'), rateCutOff: num('rate-cut-off') },
   });
