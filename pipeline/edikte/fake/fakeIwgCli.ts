@@ -1,50 +1,56 @@
-// Runs the fake IWG interface of the Ediktsdatei on a fixture directory (fixtures/corpus/edikte, or one
-// the benchmark writes), for local runs and the ingest benchmark's own process:
-//   npx tsx pipeline/edikte/fake/fakeIwgCli.ts --fixtures fixtures/corpus/edikte [--port 9091] [--now 2026-11-21]
-//     [--user U --password P] [--seed N --rate429 P --rate500 P --rate-timeout P --rate-truncated P --rate-cut-off P --rate401 P]
-// Prints the data API base URL (EDIKTE_URL) on a line of its own and serves until SIGINT/SIGTERM.
-import { commandLine } from '../../../runtime/cli/args.js';
+// Runs the fake IWG interface of the Ediktsdatei on fixtures, for operators and local runs without an
+// IWG account, and for the ingest benchmark's own process:
+//   npm run fake-edikte [-- --fixtures fixtures/corpus] [--port 9091] [--now 2026-11-21] [--user U --password P] [--rate429 0.1 ...]
+// --fixtures is a corpus directory with edikte/ in it, or an edikte directory itself (default: the
+// bundled corpus). Prints the data API base URL (point EDIKTE_URL at it) on a line of its own and
+// serves until SIGINT/SIGTERM.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, runMain } from '../../../runtime/bootstrap.js';
+import { commandLine, requireDirectory } from '../../../runtime/cli/args.js';
 import { startFakeIwg } from './fakeIwg.js';
 
-const USAGE = `usage: fakeIwgCli --fixtures <dir> [--port 9091] [--now yyyy-mm-dd] [--user U --password P]
-  [--seed N] [--rate429 P] [--rate500 P] [--rate-timeout P] [--rate-truncated P] [--rate-cut-off P] [--rate401 P]`;
+const BUNDLED = new URL('../../../fixtures/corpus', import.meta.url).pathname;
 
-const { values } = commandLine({
-  usage: USAGE,
-  options: {
-    fixtures: { type: 'string' }, port: { type: 'string', default: '9091' }, now: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' },
-    seed: { type: 'string' }, rate429: { type: 'string' }, rate500: { type: 'string' }, 'rate-timeout': { type: 'string' },
-    'rate-truncated': { type: 'string' }, 'rate-cut-off': { type: 'string' }, rate401: { type: 'string' },
-  },
+const USAGE = `usage: npm run fake-edikte -- [--fixtures <dir>] [--port 9091] [--now yyyy-mm-dd] [--user U --password P]
+  [--seed N] [--rate429 P] [--rate500 P] [--rate-timeout P] [--rate-truncated P] [--rate-cut-off P] [--rate401 P]
+  --fixtures: a corpus directory with edikte/ in it, or an edikte directory (default: the bundled corpus)
+  --now: the fake's clock (edicts published later are not there yet, deletions up to it are done)`;
+
+const RATES = ['rate429', 'rate500', 'rate-timeout', 'rate-truncated', 'rate-cut-off', 'rate401'] as const;
+
+runMain(async () => {
+  const { values } = commandLine({
+    usage: USAGE,
+    options: {
+      fixtures: { type: 'string', default: BUNDLED }, port: { type: 'string', default: '9091' }, now: { type: 'string' },
+      user: { type: 'string' }, password: { type: 'string' }, seed: { type: 'string' },
+      ...Object.fromEntries(RATES.map((r) => [r, { type: 'string' as const }])),
+    },
+  });
+  const v = values as Record<string, string | undefined>;
+  const dir = requireDirectory('fixtures', v.fixtures, USAGE);
+  const corpus = existsSync(join(dir, 'edikte')) ? join(dir, 'edikte') : dir;
+  const rate = (name: (typeof RATES)[number]) => {
+    if (v[name] === undefined) return undefined;
+    const n = Number(v[name]);
+    if (!Number.isFinite(n) || n < 0 || n > 1) throw new CliError(`--${name} takes a probability from 0 to 1, not "${v[name]}"\n${USAGE}`);
+    return n;
+  };
+  const port = Number(v.port);
+  if (!Number.isInteger(port) || port < 0) throw new CliError(`--port: not a port: ${v.port}\n${USAGE}`);
+  const fake = await startFakeIwg({
+    corpus, port, now: v.now,
+    credentials: v.user || v.password ? { user: v.user, password: v.password } : undefined,
+    faults: {
+      seed: v.seed === undefined ? undefined : Number(v.seed), rate429: rate('rate429'), rate500: rate('rate500'), rateTimeout: rate('rate-timeout'),
+      rateTruncated: rate('rate-truncated'), rateCutOff: rate('rate-cut-off'), rate401: rate('rate401'),
+    },
+  });
+  // The URL alone on stdout: the ingest benchmark reads it.
+  console.log(fake.url);
+  console.error(`fake IWG interface: ${fake.corpus.size} edicts from ${corpus}`);
+  const stop = () => void fake.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 });
-
-const rate = (name: string, raw: string | undefined) => {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || n > 1) {
-    console.error(`--${name} takes a probability from 0 to 1, not "${raw}"\n${USAGE}`);
-    process.exit(2);
-  }
-  return n;
-};
-
-if (!values.fixtures) {
-  console.error(`--fixtures is required\n${USAGE}`);
-  process.exit(2);
-}
-const fake = await startFakeIwg({
-  corpus: values.fixtures,
-  port: Number(values.port),
-  now: values.now,
-  credentials: values.user || values.password ? { user: values.user, password: values.password } : undefined,
-  faults: {
-    seed: values.seed === undefined ? undefined : Number(values.seed), rate429: rate('rate429', values.rate429), rate500: rate('rate500', values.rate500),
-    rateTimeout: rate('rate-timeout', values['rate-timeout']), rateTruncated: rate('rate-truncated', values['rate-truncated']),
-    rateCutOff: rate('rate-cut-off', values['rate-cut-off']), rate401: rate('rate401', values.rate401),
-  },
-});
-console.log(fake.url);
-console.error(`fake IWG interface: ${fake.corpus.size} edicts`);
-const stop = () => void fake.close().then(() => process.exit(0));
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
