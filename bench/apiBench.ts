@@ -1,5 +1,5 @@
 // npm run bench:api [-- --json] [--quick] [--rounds 2] [--probe 5] [--duration 10] [--connections 50]
-//                    [--companies 3000] [--pool 5]
+//                    [--companies 3000] [--pool 5] [--phases chain,mcp]
 //
 // What the access chain (API-key auth, burst limit, monthly quota, billing: one Redis round trip per
 // request) costs, on three endpoints:
@@ -28,6 +28,17 @@
 // (the probe uses the first), and the burst limit is raised so the load is not refused: the window's
 // sorted sets then hold more entries per key than production's 1000, a pessimistic size.
 //
+// The MCP phase: the chain process also serves the MCP server (as the api role does), and the same
+// profile and screener requests go there as tools/call of get_company and search_companies, through
+// the bearer check (one OAuth access token per key, minted by the authorization server's own steps,
+// bench/mcpBench.ts; the token lookup cached as in production). Per round: one connection of REST and
+// of MCP for --probe s each (the p50 difference is what MCP adds), then --connections of each, the
+// order alternating. --phases chain or --phases mcp runs one phase only.
+// Measured (docs/benchmarks.md; --phases mcp --companies 500 --rounds 3 --probe 4 --duration 8, box
+// load average 5): MCP adds at p50 -0.05 ms (profile) and 0.22 ms (screener); at 50 connections MCP
+// reaches 0.88 (profile) and 0.60 (screener) of REST's requests per second, the screener held back
+// by its answer's second copy of the data (the JSON text block: 36 KB against REST's 17 KB).
+//
 // Latencies are recorded per response from autocannon's events (float milliseconds); its own
 // histogram rounds to whole milliseconds. With --json the figures are one JSON object on the last
 // line. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the API processes.
@@ -35,6 +46,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,6 +54,7 @@ import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
 import { benchServerNodeArgs, spawnBenchServer, type BenchServer } from './benchServer.js';
+import { checkToolCall, MCP_ENDPOINTS, MCP_REQUEST_HEADERS, mintAccessTokens, screenerArguments, toolCallBody, type Channel, type McpEndpoint } from './mcpBench.js';
 import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { indexOnce, rebuildReadModel } from '../indexer/indexer.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
@@ -66,7 +79,7 @@ type Mode = 'chain' | 'bypass';
 const MODES: Mode[] = ['bypass', 'chain'];
 
 interface AutocannonClient { setHeaders(headers: Record<string, string>): void }
-interface AutocannonRequest { method?: string; path?: string; setupRequest?: (request: { path?: string }) => { path?: string } }
+interface AutocannonRequest { method?: string; path?: string; body?: string; setupRequest?: (request: { path?: string; body?: string }) => { path?: string; body?: string } }
 interface AutocannonInstance {
   on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): void;
 }
@@ -80,7 +93,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 // ---------------------------------------------------------------------------------------------
 // Server mode: one API process, with or without the access chain.
 
-async function serve(args: { db: string; redis: string; prefix: string; mode: Mode; pool: number }): Promise<void> {
+async function serve(args: { db: string; redis: string; prefix: string; mode: Mode; pool: number; mcpPort: number }): Promise<void> {
   const log = createLogger('silent');
   const sql = createSql(args.db, { max: args.pool, applicationName: 'api-bench' });
   const redis = args.mode === 'chain' ? connectApiRedis(args.redis) : undefined;
@@ -91,6 +104,8 @@ async function serve(args: { db: string; redis: string; prefix: string; mode: Mo
   const api = await startApi({
     sql, log, port: 0, host: '127.0.0.1', search,
     access: redis ? { redis, redisPrefix: args.prefix, burstLimit: 1_000_000_000 } : { bypassForBenchmarkOnly: true },
+    // The MCP server beside the chain's API, as the api role runs it (the bypass process has no OAuth).
+    mcp: redis ? { port: args.mcpPort, host: '127.0.0.1', url: mcpUrl(args.mcpPort) } : undefined,
   });
   console.log(`READY ${new URL(api.baseUrl).port}`);
   process.once('SIGTERM', () => {
@@ -120,17 +135,32 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Load on `paths` (each request takes the next one, round robin over all connections). */
-function load(base: string, paths: readonly string[], keys: string[], connections: number, duration: number): Promise<RunFigures> {
+/** What a load sends: GETs of `paths`, or POSTs of `bodies` to one path, each connection with its own headers. */
+interface LoadSpec {
+  paths: readonly string[];
+  bodies?: readonly string[];
+  headers: (connection: number) => Record<string, string>;
+}
+
+const restSpec = (paths: readonly string[], keys: string[]): LoadSpec => ({ paths, headers: (i) => ({ 'x-api-key': keys[i % keys.length]! }) });
+const mcpSpec = (bodies: readonly string[], tokens: string[]): LoadSpec => ({
+  paths: ['/mcp'], bodies, headers: (i) => ({ ...MCP_REQUEST_HEADERS, authorization: `Bearer ${tokens[i % tokens.length]!}` }),
+});
+
+/** Load per `spec` (each request takes the next path or body, round robin over all connections). */
+function load(base: string, spec: LoadSpec, connections: number, duration: number): Promise<RunFigures> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
-    let nextKey = 0;
-    let nextPath = 0;
-    const requests: AutocannonRequest[] = paths.length === 1
-      ? [{ method: 'GET', path: paths[0]! }]
-      : [{ method: 'GET', path: paths[0]!, setupRequest: (request) => ({ ...request, path: paths[nextPath++ % paths.length]! }) }];
+    let nextClient = 0;
+    let next = 0;
+    const { paths, bodies } = spec;
+    const requests: AutocannonRequest[] = bodies
+      ? [{ method: 'POST', path: paths[0]!, body: bodies[0]!, setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length]! }) }]
+      : paths.length === 1
+        ? [{ method: 'GET', path: paths[0]! }]
+        : [{ method: 'GET', path: paths[0]!, setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }];
     const instance = autocannon(
-      { url: base, connections, duration, requests, setupClient: (client) => client.setHeaders({ 'x-api-key': keys[nextKey++ % keys.length]! }) },
+      { url: base, connections, duration, requests, setupClient: (client) => client.setHeaders(spec.headers(nextClient++)) },
       (err, result) => {
         if (err) return reject(err);
         const sorted = Float64Array.from(latencies).sort();
@@ -150,9 +180,22 @@ function load(base: string, paths: readonly string[], keys: string[], connection
   });
 }
 
-function startServer(mode: Mode, db: string, redis: string, prefix: string, pool: number): Promise<BenchServer> {
+function startServer(mode: Mode, db: string, redis: string, prefix: string, pool: number, mcpPort: number): Promise<BenchServer> {
   return spawnBenchServer(new URL(import.meta.url).pathname,
-    ['--serve', '--mode', mode, '--db', db, '--redis', redis, '--prefix', prefix, '--pool', String(pool)], benchServerNodeArgs());
+    ['--serve', '--mode', mode, '--db', db, '--redis', redis, '--prefix', prefix, '--pool', String(pool), '--mcp-port', String(mcpPort)], benchServerNodeArgs());
+}
+
+const mcpUrl = (port: number) => `http://127.0.0.1:${port}/mcp`;
+
+/** A port free right now, for the MCP listener of the chain process (its URL must be known to mint tokens for it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.once('error', reject);
+  });
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -208,7 +251,7 @@ async function seed(sql: ReturnType<typeof createSql>, redisUrl: string, compani
   return { ...totals!, seedSeconds: round((performance.now() - started) / 1000, 1), fnrs };
 }
 
-async function prepare(companies: number, say: (text: string) => void) {
+async function prepare(companies: number, say: (text: string) => void, resource: string) {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const log = createLogger('warn', { stderr: true });
   const server = await resolvePostgresServer(config, log);
@@ -229,9 +272,10 @@ async function prepare(companies: number, say: (text: string) => void) {
     await loadCatalogues(sql);
     const seeded = await seed(sql, redisUrl, companies, say);
     const account = await createAccount(sql, { email: `bench-${randomBytes(4).toString('hex')}@example.org`, plan: 'api' });
-    const keys: string[] = [];
-    for (let i = 0; i < 50; i++) keys.push((await createApiKey(sql, { accountId: account.id, label: 'bench' })).key);
-    return { db, redis: redisUrl, prefix, keys, seeded, cleanup };
+    const issued = [];
+    for (let i = 0; i < 50; i++) issued.push(await createApiKey(sql, { accountId: account.id, label: 'bench' }));
+    const tokens = await mintAccessTokens(sql, account.id, issued.map((k) => k.id), resource);
+    return { db, redis: redisUrl, prefix, keys: issued.map((k) => k.key), tokens, seeded, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -256,10 +300,21 @@ async function check(base: string, key: string, fnr: string): Promise<Responses>
   return { catalogueBytes: Buffer.byteLength(catalogue), profileBytes: Buffer.byteLength(profile), screenerBytes: Buffer.byteLength(screener), screenerTotal: total };
 }
 
-interface DriveOptions { json: boolean; rounds: number; probe: number; duration: number; connections: number; companies: number; pool: number }
+/** The MCP phase's checks: both tools answer, the screener with the rows REST finds; their sizes. */
+async function checkMcp(url: string, token: string, bodies: Record<McpEndpoint, readonly string[]>, restTotal: number): Promise<{ profileBytes: number; screenerBytes: number }> {
+  const profile = await checkToolCall(url, token, bodies.profile[Math.floor(bodies.profile.length / 2)]!);
+  const screener = await checkToolCall(url, token, bodies.screener[0]!);
+  if (screener.structured.totalRecords !== restTotal) throw new Error(`search_companies matches ${String(screener.structured.totalRecords)} rows, REST ${restTotal}`);
+  return { profileBytes: profile.bytes, screenerBytes: screener.bytes };
+}
+
+type Phase = 'chain' | 'mcp';
+interface DriveOptions { json: boolean; rounds: number; probe: number; duration: number; connections: number; companies: number; pool: number; phases: Phase[] }
 type PerMode<T> = Record<Mode, T>;
 type PerEndpoint<T> = Record<Endpoint, T>;
 interface Round { probe: PerEndpoint<PerMode<RunFigures>>; load: PerEndpoint<PerMode<RunFigures>> }
+type PerChannel<T> = Record<Channel, T>;
+interface McpRound { probe: Record<McpEndpoint, PerChannel<RunFigures>>; load: Record<McpEndpoint, PerChannel<RunFigures>> }
 interface Spread { median: number; min: number; max: number; perRound: number[] }
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -268,91 +323,162 @@ function spread(values: number[]): Spread {
   return { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)), perRound: values.map((v) => round(v)) };
 }
 
+/** The median over runs of each figure (requests and failures summed). */
+function medianRun(runs: RunFigures[]): RunFigures {
+  const m = (pick: (f: RunFigures) => number) => round(median(runs.map(pick)), 3);
+  return {
+    requestsPerSecond: round(median(runs.map((f) => f.requestsPerSecond)), 1), p50Ms: m((f) => f.p50Ms), p99Ms: m((f) => f.p99Ms),
+    requests: runs.reduce((n, f) => n + f.requests, 0), non2xx: runs.reduce((n, f) => n + f.non2xx, 0), errors: runs.reduce((n, f) => n + f.errors, 0),
+  };
+}
+
 /** Per endpoint and mode, the median over rounds of each figure. */
 function medians(rounds: Round[], kind: 'probe' | 'load'): PerMode<PerEndpoint<RunFigures>> {
-  const of = (mode: Mode, endpoint: Endpoint) => {
-    const runs = rounds.map((r) => r[kind][endpoint][mode]);
-    const m = (pick: (f: RunFigures) => number) => round(median(runs.map(pick)), 3);
-    return {
-      requestsPerSecond: round(median(runs.map((f) => f.requestsPerSecond)), 1), p50Ms: m((f) => f.p50Ms), p99Ms: m((f) => f.p99Ms),
-      requests: runs.reduce((n, f) => n + f.requests, 0), non2xx: runs.reduce((n, f) => n + f.non2xx, 0), errors: runs.reduce((n, f) => n + f.errors, 0),
-    };
-  };
-  const byMode = (mode: Mode) => Object.fromEntries(ENDPOINT_NAMES.map((e) => [e, of(mode, e)])) as PerEndpoint<RunFigures>;
+  const byMode = (mode: Mode) => Object.fromEntries(ENDPOINT_NAMES.map((e) => [e, medianRun(rounds.map((r) => r[kind][e][mode]))])) as PerEndpoint<RunFigures>;
   return { chain: byMode('chain'), bypass: byMode('bypass') };
+}
+
+function mcpMedians(rounds: McpRound[], kind: 'probe' | 'load'): PerChannel<Record<McpEndpoint, RunFigures>> {
+  const byChannel = (channel: Channel) => Object.fromEntries(MCP_ENDPOINTS.map((e) => [e, medianRun(rounds.map((r) => r[kind][e][channel]))])) as Record<McpEndpoint, RunFigures>;
+  return { rest: byChannel('rest'), mcp: byChannel('mcp') };
 }
 
 async function drive(options: DriveOptions): Promise<void> {
   const say = (text: string) => (options.json ? console.error(text) : console.log(text));
-  const setup = await prepare(options.companies, say);
+  const withChain = options.phases.includes('chain');
+  const withMcp = options.phases.includes('mcp');
+  const mcpPort = await freePort();
+  const setup = await prepare(options.companies, say, mcpUrl(mcpPort));
   const { fnrs } = setup.seeded;
   say(`seeded ${setup.seeded.companies} companies, ${setup.seeded.filings} filings, ${setup.seeded.persons} people, ${setup.seeded.readModelRows} read-model rows in ${setup.seeded.seedSeconds} s`);
   const paths: PerEndpoint<string[]> = { catalogue: [CATALOGUE_PATH], profile: fnrs.map((fnr) => PROFILE_PATH + fnr), screener: [SCREENER_PATH] };
+  const bodies: Record<McpEndpoint, string[]> = {
+    profile: fnrs.map((fnr) => toolCallBody('get_company', { fnr })),
+    screener: [toolCallBody('search_companies', screenerArguments(SCREENER_PATH))],
+  };
+  const rest = (endpoint: Endpoint) => restSpec(paths[endpoint], setup.keys);
+  const mcp = (endpoint: McpEndpoint) => mcpSpec(bodies[endpoint], setup.tokens);
+  const modes: Mode[] = withChain ? MODES : ['chain'];
   const rounds: Round[] = [];
+  const mcpRounds: McpRound[] = [];
   let responses: Responses | undefined;
+  let mcpResponses: { profileBytes: number; screenerBytes: number } | undefined;
   const servers: Partial<PerMode<BenchServer>> = {};
+  const mcpBase = `http://127.0.0.1:${mcpPort}`;
   try {
-    for (const mode of MODES) servers[mode] = await startServer(mode, setup.db, setup.redis, setup.prefix, options.pool);
+    for (const mode of modes) servers[mode] = await startServer(mode, setup.db, setup.redis, setup.prefix, options.pool, mcpPort);
     const base = (mode: Mode) => `http://127.0.0.1:${servers[mode]!.port}`;
-    for (const mode of MODES) {
+    for (const mode of modes) {
       responses = await check(base(mode), setup.keys[0]!, fnrs[Math.floor(fnrs.length / 2)]!);
       // Warm-up: JIT, pools, plan cache, and the shared buffers for the rows the load reads.
       say(`${mode}: warming up ...`);
-      await load(base(mode), paths.profile, setup.keys, 10, 3);
-      await load(base(mode), paths.screener, setup.keys, 10, 2);
-      await load(base(mode), paths.catalogue, setup.keys, 10, 1);
+      await load(base(mode), rest('profile'), 10, 3);
+      await load(base(mode), rest('screener'), 10, 2);
+      await load(base(mode), rest('catalogue'), 10, 1);
+    }
+    if (withMcp) {
+      mcpResponses = await checkMcp(mcpUrl(mcpPort), setup.tokens[0]!, bodies, responses!.screenerTotal);
+      say('mcp: warming up ...');
+      await load(mcpBase, mcp('profile'), 10, 3);
+      await load(mcpBase, mcp('screener'), 10, 2);
     }
     for (let r = 0; r < options.rounds; r++) {
-      // Alternate which process goes first, so a trend in the box's load does not favour one.
-      const order: Mode[] = r % 2 === 0 ? ['bypass', 'chain'] : ['chain', 'bypass'];
-      const probe = {} as Round['probe'];
-      const loaded = {} as Round['load'];
-      for (const endpoint of ENDPOINT_NAMES) {
-        probe[endpoint] = {} as PerMode<RunFigures>;
-        loaded[endpoint] = {} as PerMode<RunFigures>;
-        for (const mode of order) {
-          say(`round ${r + 1}/${options.rounds}: ${endpoint}, ${mode}, one connection, ${options.probe} s ...`);
-          probe[endpoint][mode] = await load(base(mode), paths[endpoint], setup.keys, 1, options.probe);
+      const label = `round ${r + 1}/${options.rounds}`;
+      if (withChain) {
+        // Alternate which process goes first, so a trend in the box's load does not favour one.
+        const order: Mode[] = r % 2 === 0 ? ['bypass', 'chain'] : ['chain', 'bypass'];
+        const probe = {} as Round['probe'];
+        const loaded = {} as Round['load'];
+        for (const endpoint of ENDPOINT_NAMES) {
+          probe[endpoint] = {} as PerMode<RunFigures>;
+          loaded[endpoint] = {} as PerMode<RunFigures>;
+          for (const mode of order) {
+            say(`${label}: ${endpoint}, ${mode}, one connection, ${options.probe} s ...`);
+            probe[endpoint][mode] = await load(base(mode), rest(endpoint), 1, options.probe);
+          }
+          for (const mode of order) {
+            say(`${label}: ${endpoint}, ${mode}, ${options.connections} connections, ${options.duration} s ...`);
+            loaded[endpoint][mode] = await load(base(mode), rest(endpoint), options.connections, options.duration);
+            // Requests autocannon abandoned at the end are still being answered; let them drain.
+            await pause(1000);
+          }
         }
-        for (const mode of order) {
-          say(`round ${r + 1}/${options.rounds}: ${endpoint}, ${mode}, ${options.connections} connections, ${options.duration} s ...`);
-          loaded[endpoint][mode] = await load(base(mode), paths[endpoint], setup.keys, options.connections, options.duration);
-          // Requests autocannon abandoned at the end are still being answered; let them drain.
-          await pause(1000);
-        }
+        rounds.push({ probe, load: loaded });
       }
-      rounds.push({ probe, load: loaded });
+      if (withMcp) {
+        // The same request by REST (with the chain) and as a tool call, on the one process serving both.
+        const order: Channel[] = r % 2 === 0 ? ['rest', 'mcp'] : ['mcp', 'rest'];
+        const on = (channel: Channel, endpoint: McpEndpoint, connections: number, seconds: number) =>
+          channel === 'rest' ? load(base('chain'), rest(endpoint), connections, seconds) : load(mcpBase, mcp(endpoint), connections, seconds);
+        const probe = {} as McpRound['probe'];
+        const loaded = {} as McpRound['load'];
+        for (const endpoint of MCP_ENDPOINTS) {
+          probe[endpoint] = {} as PerChannel<RunFigures>;
+          loaded[endpoint] = {} as PerChannel<RunFigures>;
+          for (const channel of order) {
+            say(`${label}: ${endpoint}, ${channel}, one connection, ${options.probe} s ...`);
+            probe[endpoint][channel] = await on(channel, endpoint, 1, options.probe);
+          }
+          for (const channel of order) {
+            say(`${label}: ${endpoint}, ${channel}, ${options.connections} connections, ${options.duration} s ...`);
+            loaded[endpoint][channel] = await on(channel, endpoint, options.connections, options.duration);
+            await pause(1000);
+          }
+        }
+        mcpRounds.push({ probe, load: loaded });
+      }
     }
+    // Tool errors are answered 200, so the load's status counts cannot see them: the tools still answer.
+    if (withMcp) await checkMcp(mcpUrl(mcpPort), setup.tokens.at(-1)!, bodies, responses!.screenerTotal);
   } finally {
-    for (const mode of MODES) if (servers[mode]) await stopServer(servers[mode].child);
+    for (const mode of modes) if (servers[mode]) await stopServer(servers[mode].child);
     await setup.cleanup();
   }
 
-  const delta = (kind: 'probe' | 'load', endpoint: Endpoint) => spread(rounds.map((r) => r[kind][endpoint].chain.p50Ms - r[kind][endpoint].bypass.p50Ms));
-  const ratio = (endpoint: Endpoint) => spread(rounds.map((r) => r.load[endpoint].chain.requestsPerSecond / r.load[endpoint].bypass.requestsPerSecond));
   const perEndpoint = <T>(f: (e: Endpoint) => T) => Object.fromEntries(ENDPOINT_NAMES.map((e) => [e, f(e)])) as PerEndpoint<T>;
-  const probeMedians = medians(rounds, 'probe');
-  const loadMedians = medians(rounds, 'load');
+  const perMcpEndpoint = <T>(f: (e: McpEndpoint) => T) => Object.fromEntries(MCP_ENDPOINTS.map((e) => [e, f(e)])) as Record<McpEndpoint, T>;
+  const chainFigures = withChain ? (() => {
+    const delta = (kind: 'probe' | 'load', endpoint: Endpoint) => spread(rounds.map((r) => r[kind][endpoint].chain.p50Ms - r[kind][endpoint].bypass.p50Ms));
+    const ratio = (endpoint: Endpoint) => spread(rounds.map((r) => r.load[endpoint].chain.requestsPerSecond / r.load[endpoint].bypass.requestsPerSecond));
+    return {
+      /** Medians over rounds: one connection (latency), and `connections` connections (throughput). */
+      probe: { connections: 1, ...medians(rounds, 'probe') },
+      runs: medians(rounds, 'load'),
+      /** Chain minus bypass p50, per round and their median: one connection, and under load. */
+      chainAddedP50Ms: { oneConnection: perEndpoint((e) => delta('probe', e)), underLoad: perEndpoint((e) => delta('load', e)) },
+      /** Requests per second with the chain over those without, under load. */
+      chainThroughputRatio: perEndpoint(ratio),
+      perRound: rounds,
+    };
+  })() : undefined;
+  const mcpFigures = withMcp ? {
+    profileResponseBytes: mcpResponses!.profileBytes, screenerResponseBytes: mcpResponses!.screenerBytes,
+    probe: mcpMedians(mcpRounds, 'probe'),
+    runs: mcpMedians(mcpRounds, 'load'),
+    /** Tool call minus REST p50 (both through their auth), per round and their median: one connection, and under load. */
+    mcpAddedP50Ms: {
+      oneConnection: perMcpEndpoint((e) => spread(mcpRounds.map((r) => r.probe[e].mcp.p50Ms - r.probe[e].rest.p50Ms))),
+      underLoad: perMcpEndpoint((e) => spread(mcpRounds.map((r) => r.load[e].mcp.p50Ms - r.load[e].rest.p50Ms))),
+    },
+    /** Tool calls per second over REST requests per second, under load. */
+    mcpThroughputRatio: perMcpEndpoint((e) => spread(mcpRounds.map((r) => r.load[e].mcp.requestsPerSecond / r.load[e].rest.requestsPerSecond))),
+    perRound: mcpRounds,
+  } : undefined;
   const figures = {
     rounds: options.rounds,
     probeSeconds: options.probe,
     connections: options.connections,
     durationSeconds: options.duration,
     databasePool: options.pool,
+    phases: options.phases,
     endpoints: ENDPOINTS,
     data: {
       companies: setup.seeded.companies, filings: setup.seeded.filings, persons: setup.seeded.persons, readModelRows: setup.seeded.readModelRows,
       seedSeconds: setup.seeded.seedSeconds, profileFnrsCycled: fnrs.length, screenerMatches: responses!.screenerTotal,
       catalogueResponseBytes: responses!.catalogueBytes, profileResponseBytes: responses!.profileBytes, screenerResponseBytes: responses!.screenerBytes,
     },
-    /** Medians over rounds: one connection (latency), and `connections` connections (throughput). */
-    probe: { connections: 1, ...probeMedians },
-    runs: loadMedians,
-    /** Chain minus bypass p50, per round and their median: one connection, and under load. */
-    chainAddedP50Ms: { oneConnection: perEndpoint((e) => delta('probe', e)), underLoad: perEndpoint((e) => delta('load', e)) },
-    /** Requests per second with the chain over those without, under load. */
-    chainThroughputRatio: perEndpoint(ratio),
-    perRound: rounds,
+    ...chainFigures,
+    mcp: mcpFigures,
   };
 
   const row = (label: string, f: RunFigures) =>
@@ -363,18 +489,35 @@ async function drive(options: DriveOptions): Promise<void> {
   say(`profile: ${ENDPOINTS.profile} over ${fnrs.length} fnrs (a sample answer is ${responses!.profileBytes} bytes)`);
   say(`screener: ${ENDPOINTS.screener} (${responses!.screenerTotal} matches, ${responses!.screenerBytes} bytes)`);
   say(`medians over ${options.rounds} round(s); one connection ${options.probe} s, load ${options.connections} connections ${options.duration} s`);
-  for (const endpoint of ENDPOINT_NAMES) {
-    say(row(`${endpoint} 1 conn, chain`, probeMedians.chain[endpoint]));
-    say(row(`${endpoint} 1 conn, bypass`, probeMedians.bypass[endpoint]));
-    say(row(`${endpoint} ${options.connections} conn, chain`, loadMedians.chain[endpoint]));
-    say(row(`${endpoint} ${options.connections} conn, bypass`, loadMedians.bypass[endpoint]));
+  if (chainFigures) {
+    for (const endpoint of ENDPOINT_NAMES) {
+      say(row(`${endpoint} 1 conn, chain`, chainFigures.probe.chain[endpoint]));
+      say(row(`${endpoint} 1 conn, bypass`, chainFigures.probe.bypass[endpoint]));
+      say(row(`${endpoint} ${options.connections} conn, chain`, chainFigures.runs.chain[endpoint]));
+      say(row(`${endpoint} ${options.connections} conn, bypass`, chainFigures.runs.bypass[endpoint]));
+    }
+    say('chain adds at p50, one connection:');
+    for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(chainFigures.chainAddedP50Ms.oneConnection[endpoint], ' ms')}`);
+    say(`chain adds at p50, ${options.connections} connections:`);
+    for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(chainFigures.chainAddedP50Ms.underLoad[endpoint], ' ms')}`);
+    say('throughput with the chain / bypassed:');
+    for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(chainFigures.chainThroughputRatio[endpoint], '')}`);
   }
-  say('chain adds at p50, one connection:');
-  for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(figures.chainAddedP50Ms.oneConnection[endpoint], ' ms')}`);
-  say(`chain adds at p50, ${options.connections} connections:`);
-  for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(figures.chainAddedP50Ms.underLoad[endpoint], ' ms')}`);
-  say('throughput with the chain / bypassed:');
-  for (const endpoint of ENDPOINT_NAMES) say(`  ${endpoint.padEnd(10)} ${range(figures.chainThroughputRatio[endpoint], '')}`);
+  if (mcpFigures) {
+    say(`MCP tool calls (get_company ${mcpFigures.profileResponseBytes} bytes, search_companies ${mcpFigures.screenerResponseBytes} bytes) against the same REST requests:`);
+    for (const endpoint of MCP_ENDPOINTS) {
+      say(row(`${endpoint} 1 conn, REST`, mcpFigures.probe.rest[endpoint]));
+      say(row(`${endpoint} 1 conn, MCP`, mcpFigures.probe.mcp[endpoint]));
+      say(row(`${endpoint} ${options.connections} conn, REST`, mcpFigures.runs.rest[endpoint]));
+      say(row(`${endpoint} ${options.connections} conn, MCP`, mcpFigures.runs.mcp[endpoint]));
+    }
+    say('MCP adds at p50, one connection:');
+    for (const endpoint of MCP_ENDPOINTS) say(`  ${endpoint.padEnd(10)} ${range(mcpFigures.mcpAddedP50Ms.oneConnection[endpoint], ' ms')}`);
+    say(`MCP adds at p50, ${options.connections} connections:`);
+    for (const endpoint of MCP_ENDPOINTS) say(`  ${endpoint.padEnd(10)} ${range(mcpFigures.mcpAddedP50Ms.underLoad[endpoint], ' ms')}`);
+    say('throughput MCP / REST:');
+    for (const endpoint of MCP_ENDPOINTS) say(`  ${endpoint.padEnd(10)} ${range(mcpFigures.mcpThroughputRatio[endpoint], '')}`);
+  }
   if (options.json) console.log(JSON.stringify(figures));
 }
 
@@ -388,11 +531,13 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     companies: { type: 'string' },
     pool: { type: 'string', default: '5' },
+    phases: { type: 'string', default: 'chain,mcp' },
     serve: { type: 'boolean', default: false },
     mode: { type: 'string', default: 'chain' },
     db: { type: 'string' },
     redis: { type: 'string' },
     prefix: { type: 'string' },
+    'mcp-port': { type: 'string' },
   },
 });
 
@@ -403,8 +548,16 @@ function option(name: string, given: string | undefined, normal: number, quick: 
   return value;
 }
 
+function phases(given: string): Phase[] {
+  const list = given.split(',').map((p) => p.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((p) => p !== 'chain' && p !== 'mcp')) throw new Error(`--phases takes chain, mcp or both (comma-separated), not ${given}`);
+  return list as Phase[];
+}
+
 const main = values.serve
-  ? serve({ db: values.db!, redis: values.redis!, prefix: values.prefix!, mode: values.mode === 'bypass' ? 'bypass' : 'chain', pool: Number(values.pool) })
+  ? serve({
+    db: values.db!, redis: values.redis!, prefix: values.prefix!, mode: values.mode === 'bypass' ? 'bypass' : 'chain', pool: Number(values.pool), mcpPort: Number(values['mcp-port']),
+  })
   : Promise.resolve().then(() => drive({
     json: values.json,
     rounds: option('rounds', values.rounds, 2, 2),
@@ -413,6 +566,7 @@ const main = values.serve
     connections: option('connections', values.connections, 50, 50),
     companies: option('companies', values.companies, 3000, 500),
     pool: option('pool', values.pool, 5, 5),
+    phases: phases(values.phases),
   }));
 main.catch((err: unknown) => {
   console.error(err);

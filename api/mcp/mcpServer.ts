@@ -5,7 +5,8 @@
 // authorization server of the web app; from there it registers and runs the OAuth flow (docs/mcp.md).
 //
 // POST /mcp, in order: Host and Origin checks (403; DNS rebinding and foreign pages), the bearer
-// token (401 / 403 insufficient_scope), the body up to a limit (413), then a Server and transport of
+// token (401 / 403 insufficient_scope), the body up to a limit (413), then a tools/call the SDK would
+// take as it is runs directly (directToolCall.ts), and anything else through a Server and transport of
 // the MCP SDK made for this one request: nothing is shared between requests, so concurrent calls
 // cannot wait on each other. The tools (tools.ts) run the operations of /api/v1 (api/operations/),
 // each call admitted and billed through the grant's key (toolCalls.ts).
@@ -23,6 +24,7 @@ import { createApiServer } from '../httpServer.js';
 import { correlationId } from '../middleware/correlationId.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_BODY_LIMIT_BYTES, isJsonMediaType, readBody } from '../middleware/requestBody.js';
+import { answerToolCall, directToolCall } from './directToolCall.js';
 import { callTool, type ToolCallDeps } from './toolCalls.js';
 import { SERVER_INSTRUCTIONS, TOOL_LIST, TOOLS_BY_NAME } from './tools.js';
 
@@ -128,8 +130,10 @@ async function jsonBody(ctx: Context, limit: number): Promise<unknown> {
 
 /** One JSON-RPC exchange: a Server and a stateless transport made for it, closed with the response. */
 async function serveMcp(ctx: Context, deps: McpAppDeps, grant: BearerGrant, body: unknown): Promise<void> {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: noSchemaValidation });
   const caller = { accountId: grant.accountId, principal: grant.principal, correlationId: ctx.state.correlationId as string };
+  const direct = directToolCall(ctx.headers, body);
+  if (direct) return answerToolCall(ctx, deps, caller, direct);
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: noSchemaValidation });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);

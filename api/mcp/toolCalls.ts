@@ -74,12 +74,31 @@ function failure(err: unknown, deps: ToolCallDeps, tool: ToolDefinition, caller:
   return textResult(`Internal error: the call could not be completed (reference ${caller.correlationId}).`, { error: 'internal', reference: caller.correlationId });
 }
 
+/**
+ * A result's data as JSON text, kept under a symbol (no serializer sees it) so the direct answer
+ * (directToolCall.ts) writes it as it is instead of serializing the data a second time.
+ */
+export const DATA_JSON = Symbol('dataJson');
+type WithJson = { [DATA_JSON]?: string };
+
+/** `data`, noting that `json` is its JSON text (the screener's page as the search backend wrote it). */
+export function withJson<T extends object>(data: T, json: string): T {
+  return Object.defineProperty(data, DATA_JSON, { value: json });
+}
+
 function success(tool: ToolDefinition, data: object): CallToolResult {
+  const json = (data as WithJson)[DATA_JSON] ?? JSON.stringify(data);
   // The JSON in a text block too: the spec asks it of structured results, for clients that show a model only `content`.
-  return {
-    content: [{ type: 'text', text: tool.summary(data) }, { type: 'text', text: JSON.stringify(data) }],
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: tool.summary(data) }, { type: 'text', text: json }],
     structuredContent: data as Record<string, unknown>,
   };
+  return withJson(result, json);
+}
+
+/** The JSON text of a success's structured content, when callTool made the result. */
+export function structuredJson(result: CallToolResult): string | undefined {
+  return (result as WithJson)[DATA_JSON];
 }
 
 export async function callTool(deps: ToolCallDeps, caller: Caller, tool: ToolDefinition, args: Record<string, unknown> | undefined): Promise<CallToolResult> {

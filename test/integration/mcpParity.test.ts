@@ -17,6 +17,7 @@ import { signUp, WebClient } from '../helpers/webClient.js';
 let app: McpTestApp;
 let client: Client;
 let key: string;
+let accessToken: string;
 
 interface Rest {
   method?: 'GET' | 'POST' | 'DELETE';
@@ -85,7 +86,9 @@ beforeAll(async () => {
   await sql`UPDATE account SET plan = 'api' WHERE id = ${account.id}`;
   const issued = await createApiKey(sql, { accountId: account.id, label: 'parity' });
   key = issued.key;
-  ({ client } = await connectThroughOAuth(app, email, password, issued.id));
+  const connected = await connectThroughOAuth(app, email, password, issued.id);
+  client = connected.client;
+  accessToken = connected.provider.saved!.access_token;
 }, 180_000);
 afterAll(async () => {
   await client?.close();
@@ -212,6 +215,19 @@ describe('the account tools act on the records REST shows', () => {
     expect(await tool('delete_company_list', { id })).toEqual({ status: 200, body: { deleted: true, id } });
     expectSameData(await tool('get_company_list', { id }), await rest({ path: `/lists/${id}` }));
   });
+});
+
+it('answers search_companies without the SDK (the backend\'s JSON spliced in) as the SDK does (a batch of one goes through it)', async () => {
+  const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_companies', arguments: { orderBy: 'guv.Umsatzerloese', orderByDescending: true, pageSize: 5 } } };
+  const post = (body: unknown) => fetch(app.mcpUrl, {
+    method: 'POST', body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${accessToken}` },
+  }).then((res) => res.json() as Promise<{ result: { isError?: boolean; content: Array<{ text: string }>; structuredContent: { data: unknown[] } } }>);
+  const direct = await post(call);
+  expect(direct.result.isError).toBeUndefined();
+  expect(direct.result.structuredContent.data).toHaveLength(5);
+  expect(JSON.parse(direct.result.content[1]!.text)).toEqual(direct.result.structuredContent);
+  expect(direct).toEqual(await post([call]));
 });
 
 it('names every tool in a parity case', () => {

@@ -113,6 +113,27 @@ describe('tool calls', () => {
     await expect(client.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow(/No tool is called drop_tables/);
   });
 
+  it('answers a tools/call without the SDK exactly as the SDK does (a batch of one still goes through it)', async () => {
+    const headers = { ...bearer(), 'mcp-protocol-version': '2025-06-18' };
+    // search_companies, whose JSON comes from the search backend: test/integration/mcpParity.test.ts.
+    const calls: Array<[string, Record<string, unknown>, boolean]> = [
+      ['list_catalogue', { catalogue: 'courts', pageSize: 3 }, false],
+      ['list_catalogue', { catalogue: 'courts', pageSize: 0 }, true], // a tool error
+    ];
+    for (const [name, args, isError] of calls) {
+      const call = { jsonrpc: '2.0', id: 'c-1', method: 'tools/call', params: { name, arguments: args } };
+      const direct = await post(call, headers);
+      const viaSdk = await post([call], headers);
+      expect([direct.status, viaSdk.status]).toEqual([200, 200]);
+      expect(direct.headers.get('content-type')).toBe(viaSdk.headers.get('content-type'));
+      const answer = await direct.json() as { id: string; result: { isError?: boolean; content: Array<{ text: string }>; structuredContent: unknown } };
+      expect(answer).toEqual(await viaSdk.json());
+      expect(answer.id).toBe('c-1');
+      expect(answer.result.isError).toBe(isError || undefined);
+      if (!isError) expect(JSON.parse(answer.result.content[1]!.text)).toEqual(answer.result.structuredContent);
+    }
+  });
+
   it('serves 10 tool calls at once', async () => {
     const calls = Array.from({ length: 10 }, (_, i) => client.callTool({ name: 'list_catalogue', arguments: { catalogue: 'courts', pageSize: i + 1 } }));
     const results = await Promise.all(calls);
@@ -199,7 +220,8 @@ describe('tokens that must not work', () => {
     expect((await other.client.callTool({ name: 'list_key_figures', arguments: { pageSize: 1 } })).isError).toBeFalsy();
     const confirm = await browser.form(`/app/keys/${key.id}/revoke`);
     expect((await browser.post(`/app/keys/${key.id}/revoke`, { _csrf: confirm.csrf })).status).toBe(303);
-    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${other.provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' });
+    // A tools/call, the path answered without the SDK: the token check comes first all the same.
+    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_key_figures', arguments: { pageSize: 1 } } }, { authorization: `Bearer ${other.provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' });
     expect(res.status).toBe(401);
     await other.client.close();
   });

@@ -6,6 +6,7 @@ import {
   autocompleteCompanyNames, countCompanies, countQuery, findSimilarCompanies, namesQuery, parseResolveNames, resolveCompanyNames,
   resolveNamesBody, screenerPage, screenerQuery, searchCompanies, similarQuery,
 } from '../../operations/companies.js';
+import { withJson } from '../toolCalls.js';
 import { defineTool, pageSummary, READ_ONLY, type ToolDefinition } from '../toolDefinition.js';
 import { toolInput } from '../toolInput.js';
 
@@ -57,7 +58,9 @@ const searchCompaniesTool = defineTool({
   annotations: READ_ONLY,
   input: toolInput({ query: screenerQuery, descriptions: SCREENER_DESCRIPTIONS }),
   async run(ctx, { query }) {
-    return screenerPage(await searchCompanies(ctx, query), query);
+    // The backend's JSON of the page (the REST body) as the answer's text: it is not written again.
+    const result = await searchCompanies(ctx, query);
+    return withJson(screenerPage(result, query), result.json().toString('utf8'));
   },
   summary: pageSummary('companies match'),
 });
