@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
+import { DEFAULT_BODY_LIMIT_BYTES } from './middleware/requestBody.js';
 
 export const HEADERS_TIMEOUT_MS = 20_000;
 /** Receiving the whole request (not sending the answer): bodies are at most 1 MB. */
@@ -16,6 +17,8 @@ export const DEFAULT_MAX_CONNECTIONS = 1000;
 export interface ApiServerOptions {
   /** Connections beyond this are closed as they arrive. */
   maxConnections?: number;
+  /** The largest body any route takes: a larger declared one is not invited by a 100 Continue (default 1 MB). */
+  maxBodyBytes?: number;
   /** Tests shorten the timeouts, and how often Node checks them (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -64,6 +67,13 @@ export function createApiServer(app: Koa, options: ApiServerOptions = {}): Serve
   }, app.callback());
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // Node answers `Expect: 100-continue` with 100 before any handler runs, inviting a body the route
+  // then refuses (413). Invite only a body that may be taken; the app answers the rest unread.
+  const maxBody = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  server.on('checkContinue', (req, res) => {
+    if (!(Number(req.headers['content-length']) > maxBody)) res.writeContinue();
+    server.emit('request', req, res);
+  });
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
     // As Node's default: answer only while no response has started on the socket.
     if (err.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {

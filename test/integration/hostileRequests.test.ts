@@ -204,6 +204,30 @@ describe('finding 5: a kept-alive connection after a 413', () => {
       conn.close();
     }
   });
+  it('a declared oversized body with Expect: 100-continue gets the 413, never a 100 Continue first', async () => {
+    const conn = await RawConnection.open(api.http.baseUrl);
+    try {
+      conn.write(requestHead('POST', '/api/v1/lists', { 'x-api-key': key, 'content-type': 'application/json', 'content-length': 100 * big, expect: '100-continue' }));
+      const answer = await conn.responses(1);
+      expect(answer.statuses).toEqual([413]);
+      expect(answer.text).not.toMatch(/100 Continue/);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('a body within the limit with Expect: 100-continue is asked for and served', async () => {
+    const conn = await RawConnection.open(api.http.baseUrl);
+    try {
+      const body = '{"name":"continued","fnrs":["100a"]}';
+      conn.write(requestHead('POST', '/api/v1/lists', { 'x-api-key': key, 'content-type': 'application/json', 'content-length': body.length, expect: '100-continue' }));
+      expect((await conn.responses(1)).statuses).toEqual([100]);
+      conn.write(body);
+      expect((await conn.responses(2)).statuses).toEqual([100, 200]);
+    } finally {
+      conn.close();
+    }
+  });
 });
 
 describe('a DELETE with a chunked body', () => {
