@@ -70,6 +70,8 @@ describe('isScheinunternehmen in the screener', () => {
     const flagged = async () => ((await json(await client.get('/api/v1/businesses?isScheinunternehmen=true&pageSize=100'))).data as Array<{ fnr: string }>).map((r) => r.fnr).sort();
     try {
       expect(await flagged()).not.toEqual([...listed].sort());
+      const flaggedBefore = await flagged();
+      const last = (await api.db.sql<{ last: number }[]>`SELECT coalesce(max(id), 0)::int AS last FROM change_log`)[0]!.last;
       const started = Date.now();
       expect(await applyListVersion(api.db.sql, readList(file))).toMatchObject({ status: 'applied' });
       let seenAfter = Number.POSITIVE_INFINITY;
@@ -81,6 +83,13 @@ describe('isScheinunternehmen in the screener', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(seenAfter).toBeLessThan(2000);
+      // The business changes the screener followed: each company whose flag flipped, isScheinunternehmen named.
+      const flipped = [...new Set([...flaggedBefore, ...listed])].filter((f) => flaggedBefore.includes(f) !== listed.includes(f)).sort();
+      expect(flipped.length).toBeGreaterThan(0);
+      const feed = await json(await client.get(`/api/v1/businesses/changes?sinceId=${last}&pageSize=100`));
+      const flips = (feed.data as Array<{ fnr: string; changedFields: string[] }>).filter((c) => c.changedFields.includes('isScheinunternehmen'));
+      expect(flips.map((c) => c.fnr).sort()).toEqual(flipped);
+      for (const c of flips) expect(c).toMatchObject({ type: 'business', action: 'updated', changedFields: ['isScheinunternehmen', 'scheinunternehmenKundmachungen'] });
       const count = await json(await client.get('/api/v1/businesses/count?isScheinunternehmen=false'));
       expect(count).toEqual({ count: 4 - listed.length });
     } finally {

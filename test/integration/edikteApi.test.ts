@@ -68,6 +68,7 @@ describe('hasEdikt in the screener', () => {
     const flag = async () => ((await json(await client.get(`/api/v1/businesses?fnr=${fnr}`))).data as Array<{ hasEdikt: boolean }>)[0]?.hasEdikt;
     try {
       expect(await flag()).toBe(false);
+      const last = (await api.db.sql<{ last: number }[]>`SELECT coalesce(max(id), 0)::int AS last FROM change_log`)[0]!.last;
       const started = Date.now();
       expect(await storeNotices(api.db.sql, [{ notice: noticeOf(edict), raw: '{}' }])).toEqual([expect.objectContaining({ action: 'created', fnr, evidence: 'register-fn' })]);
       let seenAfter = Number.POSITIVE_INFINITY;
@@ -79,6 +80,9 @@ describe('hasEdikt in the screener', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(seenAfter).toBeLessThan(2000);
+      // The business change the screener followed, as the company's feed shows it: hasEdikt named.
+      const feed = await json(await client.get(`/api/v1/businesses/changes?sinceId=${last}&fnr=${fnr}`));
+      expect(feed.data).toEqual([expect.objectContaining({ type: 'business', fnr, action: 'updated', changedFields: ['hasEdikt'] })]);
     } finally {
       await indexer.close();
       await client.close();
