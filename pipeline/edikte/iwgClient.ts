@@ -15,7 +15,7 @@ import { UnrecoverableInputError, UpstreamAuthenticationError, UpstreamThrottled
 import type { UpstreamRequestEvent } from '../register.js';
 import { collectLimitedBody, MiB, UpstreamBodyTooLargeError } from '../upstream/bodyLimit.js';
 import { jsonDocumentComplete } from '../upstream/completeBody.js';
-import { isLoginForm, parseNoticeDocument, parseViewPage } from './iwgParser.js';
+import { isLoginForm, parseNoticeDocument, parseViewPage, redactIwgInput } from './iwgParser.js';
 
 const UPSTREAM = 'edikte';
 /** Most entries a page may hold (the interface's limit). */
@@ -141,7 +141,9 @@ export class IwgClient {
       if (reply.status === 304 || (reply.status === 404 && allow404)) return reply;
       if (reply.status >= 500 || reply.status === 408) throw new UpstreamUnavailableError(UPSTREAM, reply.status, `Ediktsdatei answered HTTP ${reply.status} for ${operation}`);
       if (reply.status < 200 || reply.status >= 300) {
-        throw new UnrecoverableInputError(`Ediktsdatei answered HTTP ${reply.status} for ${operation} (${path}): ${reply.text.slice(0, 300)}`, reply.text);
+        // Redacted as content errors are: an answer may echo an edict.
+        const text = redactIwgInput(reply.text);
+        throw new UnrecoverableInputError(`Ediktsdatei answered HTTP ${reply.status} for ${operation} (${path}): ${text.slice(0, 300)}`, text);
       }
       if (!jsonDocumentComplete(reply.text)) {
         throw new UpstreamUnavailableError(UPSTREAM, reply.status, `Ediktsdatei answer to ${operation} was cut off (${reply.text.length} characters)`);

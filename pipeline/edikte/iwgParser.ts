@@ -11,7 +11,48 @@ import type { NoticeBlock, NoticeDebtor, ParsedNotice, ViewEntry, ViewPage } fro
 import { canonicalFnr, personId, registerDate } from '../../schemas/identifiers.js';
 import { UnrecoverableInputError } from '../jobs/errors.js';
 
-export class IwgContentError extends UnrecoverableInputError {}
+/**
+ * An answer of the interface that arrived whole but cannot be read. Its raw input, kept on the failed
+ * job in Redis, is redacted (redactIwgInput): the IWG terms require a deleted edict to be erased, and a
+ * failed job is not erased with it.
+ */
+export class IwgContentError extends UnrecoverableInputError {
+  constructor(message: string, rawInput?: string, options?: { cause?: unknown }) {
+    super(message, rawInput === undefined ? undefined : redactIwgInput(rawInput), options);
+  }
+}
+
+// Fields of an edict, a view entry or a deletion that carry no personal data: kept as given.
+const PUBLIC_FIELDS = new Set([
+  '@unid', '@noteid', '@form', '@modified', '@created', '@href', '@link', 'rel', 'href', '@entryid', '@position', '@siblings', '@score',
+  '@title', '@folder', '@private', '@authors', 'AZKey', 'Aktenzeichen', 'AZ', 'GA', 'GZ', 'Jahr', 'PZ', 'EN', 'Gericht', 'Gericht_Code',
+  'Gerichtshofsprengel_Code', 'Bundesland', 'Bundesland_Code', 'Verfahrenskurztext', 'Verfahrenstext', 'Schuldner_Akt_Type',
+  'Schuldner_Ori_Type', 'type', 'contentType', 'Dat_Loeschung',
+]);
+const isPublic = (key: string) => PUBLIC_FIELDS.has(key) || (key.startsWith('Dat_') && !key.includes('Geburt'));
+
+/** Letters become `x`, digits `9`: the shape of a text (its length, punctuation, escapes) without its words. */
+const maskText = (text: string) => text.replace(/\p{L}/gu, 'x').replace(/\p{N}/gu, '9');
+
+function redactValue(value: unknown, key: string | null): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, k)]));
+  if (typeof value === 'string' && !(key !== null && isPublic(key))) return maskText(value);
+  return value;
+}
+
+/**
+ * An answer of the interface without its personal data, for a failed job's input: JSON keeps its
+ * structure, keys and the fields of PUBLIC_FIELDS (AZKey, court, proceeding, publication dates), every
+ * other string masked (names, addresses, birth dates, Bausteine); text that is not JSON is masked whole.
+ */
+export function redactIwgInput(text: string): string {
+  try {
+    return JSON.stringify(redactValue(JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), null));
+  } catch {
+    return maskText(text);
+  }
+}
 
 /**
  * Block names (Abschnitte) after which a proceeding is over: its cancellation (Aufhebung), its
@@ -27,7 +68,9 @@ function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw new IwgContentError(`${what} is not JSON: ${(err as Error).message}`, text, { cause: err });
+    // V8 quotes a piece of the input in its message: left out (it may be a debtor's name).
+    const reason = (err as Error).message.replace(/, ".*" is not valid JSON$/s, ' (input not shown): not valid JSON');
+    throw new IwgContentError(`${what} is not JSON: ${reason}`, text);
   }
 }
 

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CLOSING_BLOCKS, IwgContentError, contentRangeTotal, entrySortKey, iwgDate, isClosingBlock, isLoginForm, parseBausteine, parseNoticeDocument, parseViewPage,
+  redactIwgInput,
 } from '../../pipeline/edikte/iwgParser.js';
 import { UnrecoverableInputError } from '../../pipeline/jobs/errors.js';
 import { jsonDocumentComplete } from '../../pipeline/upstream/completeBody.js';
@@ -59,10 +60,42 @@ describe('parseNoticeDocument on hand-made quirk files', () => {
       })();
       expect(err, name).toBeInstanceOf(IwgContentError);
       expect(err).toBeInstanceOf(UnrecoverableInputError);
-      expect((err as IwgContentError).rawInput).toBe(raw);
+      expect((err as IwgContentError).rawInput).toBe(redactIwgInput(raw));
     }
     expect(() => parseNoticeDocument('[]')).toThrow(IwgContentError);
     expect(() => parseNoticeDocument('<html></html>')).toThrow(/not JSON/);
+  });
+
+  it('keeps the input of a failed edict without its personal data (the failed job is not erased with the edict)', () => {
+    const raw = read(join(QUIRKS, 'document-without-azkey.json'));
+    const kept = (() => {
+      try {
+        parseNoticeDocument(raw);
+      } catch (e) {
+        return (e as IwgContentError).rawInput!;
+      }
+      return '';
+    })();
+    const doc = JSON.parse(kept) as Record<string, unknown>;
+    expect(doc).toMatchObject({ Aktenzeichen: '458 015 S 00012/25', Schuldner_Akt_Type: 'J', Schuldner_Akt_Name: 'xxxx xxxxxxxxx xxxx' });
+    expect(kept).not.toContain('Schlüssel');
+    // A quoted address, a birth date and a name in the Bausteine are masked; the keys and the court stay.
+    const edict = JSON.stringify({ AZKey: '013001S0000217001', Gericht_Code: '013', Schuldner_Akt_GebDat: '1970-03-15', Schuldner_Akt_StrNr: 'Favoritenstraße 100',
+      Dat_Akt_Geburt: '1970-03-15', Dat_Ori_Bekanntmachung: '2026-09-02', Bausteine: { type: 'richtext', data: '02.09.2026~Schuldner~Maria Huber~' } });
+    expect(JSON.parse(redactIwgInput(edict))).toEqual({
+      AZKey: '013001S0000217001', Gericht_Code: '013', Schuldner_Akt_GebDat: '9999-99-99', Schuldner_Akt_StrNr: 'xxxxxxxxxxxxxxx 999',
+      Dat_Akt_Geburt: '9999-99-99', Dat_Ori_Bekanntmachung: '2026-09-02', Bausteine: { type: 'richtext', data: '99.99.9999~xxxxxxxxx~xxxxx xxxxx~' },
+    });
+    // Not JSON: masked whole; the parser's message quotes none of it.
+    const broken = '{"Schuldner_Akt_Name": "Maria Huber", ';
+    expect(redactIwgInput(broken)).toBe('{"xxxxxxxxx_xxx_xxxx": "xxxxx xxxxx", ');
+    expect(() => parseNoticeDocument('{"Schuldner_Akt_Name": "Maria Huber" x}')).toThrow(/not JSON/);
+    try {
+      parseNoticeDocument('{"Schuldner_Akt_Name": "Maria Huber" x}');
+    } catch (e) {
+      expect((e as Error).message).not.toContain('Huber');
+      expect((e as IwgContentError).rawInput).not.toContain('Huber');
+    }
   });
 
   it('tells a cut-off document from a complete one, so the client retries it instead of failing', () => {
