@@ -34,10 +34,13 @@
 // bench/mcpBench.ts; the token lookup cached as in production). Per round: one connection of REST and
 // of MCP for --probe s each (the p50 difference is what MCP adds), then --connections of each, the
 // order alternating. --phases chain or --phases mcp runs one phase only.
+// Each MCP-phase run also gives the API process's CPU time per request (/proc), which the load
+// generator sharing the box's cores disturbs least.
 // Measured (docs/benchmarks.md; --phases mcp --companies 500 --rounds 3 --probe 4 --duration 8, box
-// load average 5): MCP adds at p50 -0.05 ms (profile) and 0.22 ms (screener); at 50 connections MCP
-// reaches 0.88 (profile) and 0.60 (screener) of REST's requests per second, the screener held back
-// by its answer's second copy of the data (the JSON text block: 36 KB against REST's 17 KB).
+// load average 3-4): MCP adds at p50 -0.22 ms (profile) and 0.19 ms (screener); at 50 connections MCP
+// reaches 1.07 (profile) and 0.40 (screener) of REST's requests per second (server CPU 0.56 vs 0.67
+// and 0.40 vs 0.22 ms a request), the screener held back by its answer's second copy of the data (the
+// JSON text block: 36 KB against REST's 17 KB).
 //
 // Latencies are recorded per response from autocannon's events (float milliseconds); its own
 // histogram rounds to whole milliseconds. With --json the figures are one JSON object on the last
@@ -54,7 +57,9 @@ import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
 import { benchServerNodeArgs, spawnBenchServer, type BenchServer } from './benchServer.js';
-import { checkToolCall, MCP_ENDPOINTS, MCP_REQUEST_HEADERS, mintAccessTokens, screenerArguments, toolCallBody, type Channel, type McpEndpoint } from './mcpBench.js';
+import {
+  checkToolCall, MCP_ENDPOINTS, MCP_REQUEST_HEADERS, mintAccessTokens, processCpuMs, screenerArguments, toolCallBody, type Channel, type McpEndpoint,
+} from './mcpBench.js';
 import { createSearchBackend } from '../indexer/searchRuntime.js';
 import { indexOnce, rebuildReadModel } from '../indexer/indexer.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
@@ -120,7 +125,11 @@ async function serve(args: { db: string; redis: string; prefix: string; mode: Mo
 // ---------------------------------------------------------------------------------------------
 // Driver mode.
 
-interface RunFigures { requestsPerSecond: number; p50Ms: number; p99Ms: number; requests: number; non2xx: number; errors: number }
+interface RunFigures {
+  requestsPerSecond: number; p50Ms: number; p99Ms: number; requests: number; non2xx: number; errors: number;
+  /** The API process's CPU time (user + system) over the requests answered (MCP phase): what a request costs the server itself. */
+  serverCpuMsPerRequest?: number;
+}
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -329,6 +338,7 @@ function medianRun(runs: RunFigures[]): RunFigures {
   return {
     requestsPerSecond: round(median(runs.map((f) => f.requestsPerSecond)), 1), p50Ms: m((f) => f.p50Ms), p99Ms: m((f) => f.p99Ms),
     requests: runs.reduce((n, f) => n + f.requests, 0), non2xx: runs.reduce((n, f) => n + f.non2xx, 0), errors: runs.reduce((n, f) => n + f.errors, 0),
+    ...(runs.every((f) => f.serverCpuMsPerRequest !== undefined) ? { serverCpuMsPerRequest: m((f) => f.serverCpuMsPerRequest!) } : {}),
   };
 }
 
@@ -408,8 +418,13 @@ async function drive(options: DriveOptions): Promise<void> {
       if (withMcp) {
         // The same request by REST (with the chain) and as a tool call, on the one process serving both.
         const order: Channel[] = r % 2 === 0 ? ['rest', 'mcp'] : ['mcp', 'rest'];
-        const on = (channel: Channel, endpoint: McpEndpoint, connections: number, seconds: number) =>
-          channel === 'rest' ? load(base('chain'), rest(endpoint), connections, seconds) : load(mcpBase, mcp(endpoint), connections, seconds);
+        // The server's CPU time too: on this shared box the load generator competes for the same cores.
+        const on = async (channel: Channel, endpoint: McpEndpoint, connections: number, seconds: number): Promise<RunFigures> => {
+          const pid = servers.chain!.child.pid!;
+          const before = await processCpuMs(pid);
+          const figures = channel === 'rest' ? await load(base('chain'), rest(endpoint), connections, seconds) : await load(mcpBase, mcp(endpoint), connections, seconds);
+          return { ...figures, serverCpuMsPerRequest: round((await processCpuMs(pid) - before) / figures.requests) };
+        };
         const probe = {} as McpRound['probe'];
         const loaded = {} as McpRound['load'];
         for (const endpoint of MCP_ENDPOINTS) {
@@ -482,7 +497,8 @@ async function drive(options: DriveOptions): Promise<void> {
   };
 
   const row = (label: string, f: RunFigures) =>
-    `${label.padEnd(24)} ${String(f.requestsPerSecond).padStart(9)} req/s   p50 ${f.p50Ms.toFixed(3).padStart(8)} ms   p99 ${f.p99Ms.toFixed(3).padStart(8)} ms   non-2xx ${f.non2xx}   errors ${f.errors}`;
+    `${label.padEnd(24)} ${String(f.requestsPerSecond).padStart(9)} req/s   p50 ${f.p50Ms.toFixed(3).padStart(8)} ms   p99 ${f.p99Ms.toFixed(3).padStart(8)} ms   non-2xx ${f.non2xx}   errors ${f.errors}` +
+    (f.serverCpuMsPerRequest === undefined ? '' : `   server CPU ${f.serverCpuMsPerRequest.toFixed(3)} ms/req`);
   const range = (s: Spread, unit: string) => `${s.median}${unit} (rounds ${s.perRound.join(', ')})`;
   say('');
   say(`catalogue: ${ENDPOINTS.catalogue} (${responses!.catalogueBytes} bytes)`);

@@ -2,6 +2,7 @@
 // authorization server's own steps (client registration, grant with code, code exchange) without the
 // browser forms, and the JSON-RPC tools/call bodies equivalent to the REST requests measured.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { registerClient, findClient } from '../api/oauth/clients.js';
 import { createGrantWithCode } from '../api/oauth/grants.js';
 import { s256Challenge } from '../api/oauth/pkce.js';
@@ -57,3 +58,10 @@ export async function checkToolCall(url: string, token: string, body: string): P
 export const MCP_ENDPOINTS = ['profile', 'screener'] as const;
 export type McpEndpoint = (typeof MCP_ENDPOINTS)[number];
 export type Channel = 'rest' | 'mcp';
+
+/** A process's CPU time so far (user + system, /proc/<pid>/stat, in clock ticks of 10 ms). */
+export async function processCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after the command name, field 3 on
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
