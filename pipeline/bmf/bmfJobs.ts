@@ -37,7 +37,10 @@ export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
     log.warn({ reason, version }, message);
     throw new LsuRefusedError(reason, message, text);
   };
-  const succeeded = async (itemsFetched: number) => deps.onRun?.({ outcome: 'success', itemsFetched, linksByEvidence: await linkCounts(sql) });
+  /** A poll is a run; its watermark is the applied list's version (its `Stand:`), which GET /api/v1/status shows. */
+  const succeeded = async (itemsFetched: number, version: string | null) => deps.onRun?.({
+    outcome: 'success', itemsFetched, linksByEvidence: await linkCounts(sql), ...(version ? { watermark: version } : {}),
+  });
 
   return {
     poll: async (payload, job: Job) => {
@@ -51,7 +54,7 @@ export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
       if (reply.status === 'not-modified') {
         // The list is as it was; companies stored since may link to it now.
         result = { status: 'not-modified', relinked: await relinkListings(sql) };
-        await succeeded(0);
+        await succeeded(0, state.version);
       } else {
         if (!lsuListComplete(reply.text)) {
           const message = `BMF list of ${reply.bytes} bytes ends without its Stand: footer (cut off)`;
@@ -69,7 +72,7 @@ export function bmfHandlers(deps: BmfHandlerDeps): Handlers<typeof BMF_JOBS> {
         if (applied.status === 'refused') return refuse(applied.reason, applied.message, reply.text, list.version);
         result = applied.status === 'applied' ? applied : { ...applied, relinked: await relinkListings(sql) };
         log.info(result, 'BMF list');
-        await succeeded(list.rows.length);
+        await succeeded(list.rows.length, (await readListState(sql)).version);
       }
       if (payload.again) await enqueue('poll', { again: payload.again - 1 });
       return result;

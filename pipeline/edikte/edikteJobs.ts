@@ -225,7 +225,12 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
     page: async ({ view, run, window, page, after }) => {
       if (window === null) return pageThrough(run, page, after);
       const result = await client.viewPage(view, page, { search: windowSearch(view, window) });
-      if (page === 0 && result.total !== null && result.total >= SEARCH_CAP) {
+      // Capped: the total says so on the first page; without Content-Range, a full page that reaches the
+      // cap's count does (the pages read so far are stored, the split windows read them again).
+      const capped = result.total !== null
+        ? page === 0 && result.total >= SEARCH_CAP
+        : (page + 1) * MAX_PAGE_SIZE >= SEARCH_CAP && result.entries.length === MAX_PAGE_SIZE;
+      if (capped) {
         const children = await splitCapped(view, window);
         if (children === null) {
           deps.onRun?.({ outcome: 'refused', reason: 'search-cap' });
@@ -239,7 +244,7 @@ export function edikteHandlers(deps: EdikteJobDeps): Handlers<EdikteJobs> {
         await enqueueMany('page', children.map((w) => ({ view, run, window: w, page: 0 })));
         // A day of deletions of which nothing is held here splits into no window: it is done.
         if (state === 'complete') await runComplete(view, run);
-        return { capped: result.total, split: children.length };
+        return { capped: result.total ?? (page + 1) * MAX_PAGE_SIZE, split: children.length };
       }
       const more = result.total !== null ? (page + 1) * MAX_PAGE_SIZE < result.total : result.entries.length === MAX_PAGE_SIZE;
       let documents = { stored: 0, unchanged: 0, deferred: 0 };

@@ -56,11 +56,22 @@ export function redactIwgInput(text: string): string {
 
 /**
  * Block names (Abschnitte) after which a proceeding is over: its cancellation (Aufhebung), its
- * discontinuation (Einstellung) and the refusal to open it (Nichteröffnung, e.g. mangels Kostendeckung),
- * from the IWG interface notes (docs/contract/upstream-interfaces.md §4.2). Matched on the
- * name's first word, so `Aufhebung des Konkurses` counts and `Aufhebungsantrag` does not.
+ * discontinuation (Einstellung), the refusal to open it (Nichteröffnung, e.g. mangels Kostendeckung) and
+ * the end of a debt-discharge proceeding (Beendigung des Abschöpfungsverfahrens, § 213 IO). The
+ * interface notes (docs/contract/upstream-interfaces.md §4.2) list Aufhebung and Einstellung among their
+ * ~55 names; the others are the Insolvenzordnung's. Matched on the name's first word, so `Aufhebung des
+ * Konkurses` counts and `Aufhebungsantrag` does not. Kostendeckung, Schlussverteilung, Sanierungsplan,
+ * Zahlungsplan and Abschöpfungsverfahren (its start: the debtor's proceeding goes on) do not close.
  */
-export const CLOSING_BLOCKS = ['Aufhebung', 'Einstellung', 'Nichteröffnung'] as const;
+export const CLOSING_BLOCKS = ['Aufhebung', 'Einstellung', 'Nichteröffnung', 'Beendigung'] as const;
+
+/**
+ * Block names that close a proceeding only when they are about the application to open it (its
+ * rejection, dismissal or withdrawal): `Abweisung des Antrags auf Eröffnung`, not the rejection of a
+ * restructuring plan, after which the proceeding goes on.
+ */
+export const OPENING_REFUSALS = ['Abweisung', 'Zurückweisung', 'Zurückziehung'] as const;
+const OPENING_APPLICATION = /er(?:ö|oe)ffnungsantrag|antrag auf (?:die )?er(?:ö|oe)ffnung|konkursantrag|insolvenzantrag|nicht er(?:ö|oe)ffnet/i;
 
 type Doc = Record<string, unknown>;
 
@@ -178,11 +189,15 @@ export function parseBausteine(data: string | null, warnings: string[] = []): No
   return blocks;
 }
 
-/** Whether a block's name is one of CLOSING_BLOCKS (its first word, case and umlaut spelling ignored). */
-export function isClosingBlock(name: string | null): boolean {
+/**
+ * Whether a block closes the proceeding: its name is one of CLOSING_BLOCKS, or one of OPENING_REFUSALS
+ * whose name or text is about the opening application (its first word, case and umlaut spelling ignored).
+ */
+export function isClosingBlock(name: string | null, text: string | null = null): boolean {
   if (!name) return false;
-  const first = name.trim().split(/\s+/)[0]!.toLowerCase().replace(/oe/g, 'ö');
-  return CLOSING_BLOCKS.some((c) => c.toLowerCase() === first);
+  const first = name.trim().split(/\s+/)[0]!.toLowerCase().replace(/oe/g, 'ö').replace(/ue/g, 'ü');
+  if (CLOSING_BLOCKS.some((c) => c.toLowerCase() === first)) return true;
+  return OPENING_REFUSALS.some((c) => c.toLowerCase() === first) && OPENING_APPLICATION.test(`${name} ${text ?? ''}`);
 }
 
 function debtorOf(doc: Doc, warnings: string[]): NoticeDebtor {
@@ -251,7 +266,7 @@ export function parseNoticeDocument(body: string): ParsedNotice {
     lastPublishedOn: last,
     openedOn: opened,
     blocks,
-    isOpen: !blocks.some((b) => isClosingBlock(b.name)),
+    isOpen: !blocks.some((b) => isClosingBlock(b.name, b.text)),
     warnings: [...new Set(warnings)],
   };
 }

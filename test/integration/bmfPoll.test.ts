@@ -13,6 +13,7 @@ import { BUNDLED_CORPUS, replay } from '../../pipeline/replay/replay.js';
 import type { FaultRates } from '../../pipeline/register.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createMetrics, type ServiceMetrics } from '../../runtime/metrics.js';
+import { readRegisterStatus } from '../../runtime/registerStatus.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const LISTS = new URL('../../fixtures/corpus/bmf/lists/', import.meta.url).pathname;
@@ -76,6 +77,9 @@ describe('BMF poll', () => {
     expect(await metric('pipeline_register_links{register="bmf",evidence="register-fn"}')).toEqual([`pipeline_register_links{register="bmf",evidence="register-fn"} ${withFn}`]);
     const [lastSuccess] = await metric('pipeline_register_last_success_timestamp_seconds{register="bmf"}');
     expect(Math.abs(Number(lastSuccess!.split(' ')[1]) - Date.now() / 1000)).toBeLessThan(60);
+    // GET /api/v1/status: the list's watermark is its version (the Stand: footer), with its lag.
+    await expect.poll(async () => (await readRegisterStatus(db.sql)).find((r) => r.register === 'bmf')?.watermark).toBe('2026-10-15T06:00:02');
+    expect((await readRegisterStatus(db.sql)).find((r) => r.register === 'bmf')!.lagSeconds).toBeGreaterThan(0);
   }, 60_000);
 
   it('costs a 304 and writes nothing when the list has not changed', async () => {

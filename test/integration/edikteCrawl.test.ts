@@ -279,6 +279,42 @@ describe('the change recipe at the 5000 cap', () => {
   }, 60_000);
 });
 
+describe('the 5000 cap answered without Content-Range', () => {
+  it('splits a window whose pages reach the cap without a total, and loses no edict', async () => {
+    const db = await createTestDatabase();
+    const corpus = new IwgCorpus();
+    const unids: string[] = [];
+    for (let i = 0; i < 5_300; i++) {
+      const { spec } = syntheticEdict(i, { seed: 6, from: '2026-11-02', days: 3 });
+      corpus.putDocument(iwgDocument(spec));
+      unids.push(spec.unid);
+    }
+    const fake = await startFakeIwg({ corpus, now: '2026-11-10', contentRange: false });
+    const { handlers, queued, close } = handlersWithQueue(db, fake, '2026-11-10');
+    try {
+      await db.sql`INSERT INTO crawl_state (source, key, watermark, state) VALUES ('edikte', 'full', '2026-11-02', '{"run":"f","startedOn":"2026-11-02","nextPage":0,"total":0}')`;
+      await handlers.poll({}, undefined as never);
+      let capped = 0;
+      while (queued.length > 0) {
+        const job = queued.shift()!;
+        if (job.key !== 'page') continue;
+        const result = (await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never)) as { capped?: number; total?: number | null };
+        if (result.capped) capped++;
+        if (result.total !== undefined) expect(result.total).toBeNull();
+      }
+      expect(capped).toBeGreaterThan(0);
+      const stored = await db.sql<{ unid: string }[]>`SELECT unid FROM court_notice`;
+      expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
+      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
+      expect(state!.watermark).toBe('2026-11-10');
+    } finally {
+      close();
+      await fake.close();
+      await db.drop();
+    }
+  }, 120_000);
+});
+
 /** Runs the queued page jobs until none is left; a page job that throws is collected, not rethrown. */
 async function drainPages(handlers: ReturnType<typeof handlersWithQueue>['handlers'], queued: Array<{ key: string; payload: unknown }>) {
   const failed: Error[] = [];

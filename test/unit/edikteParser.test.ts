@@ -38,7 +38,8 @@ describe('parseNoticeDocument on the corpus', () => {
   it('has closed proceedings of every closing kind', () => {
     const closed = corpusFiles.map((f) => parseNoticeDocument(read(join(CORPUS, 'documents', f)))).filter((n) => !n.isOpen);
     const kinds = new Set(closed.flatMap((n) => n.blocks.filter((b) => isClosingBlock(b.name)).map((b) => b.name)));
-    expect([...kinds].sort()).toEqual([...CLOSING_BLOCKS].sort());
+    expect([...kinds].sort()).toEqual(['Aufhebung', 'Einstellung', 'Nichteröffnung']);
+    expect(CLOSING_BLOCKS).toEqual(['Aufhebung', 'Einstellung', 'Nichteröffnung', 'Beendigung']);
   });
 });
 
@@ -179,6 +180,14 @@ describe('one test per quirk', () => {
     expect(byCase('FN as stored').notice.isOpen).toBe(true);
     for (const name of ['Aufhebung', 'Aufhebung des Konkurses', 'Einstellung', 'Nichteroeffnung', 'NICHTERÖFFNUNG']) expect(isClosingBlock(name), name).toBe(true);
     for (const name of ['Aufhebungsantrag', 'Eröffnung', 'Tagsatzung', 'Kostendeckung', null]) expect(isClosingBlock(name), String(name)).toBe(false);
+    // The end of a debt-discharge proceeding closes; its start does not.
+    expect(isClosingBlock('Beendigung des Abschöpfungsverfahrens')).toBe(true);
+    expect(isClosingBlock('Abschöpfungsverfahren', 'Das Abschöpfungsverfahren wird eingeleitet.')).toBe(false);
+    // A rejected, dismissed or withdrawn opening application closes; a rejected restructuring plan does not.
+    expect(isClosingBlock('Abweisung', 'Der Antrag auf Eröffnung des Insolvenzverfahrens wird mangels Kostendeckung abgewiesen.')).toBe(true);
+    expect(isClosingBlock('Zurueckweisung des Eroeffnungsantrags')).toBe(true);
+    expect(isClosingBlock('Zurückziehung', 'Der Konkursantrag wurde zurückgezogen.')).toBe(true);
+    expect(isClosingBlock('Abweisung', 'Der Antrag auf Bestätigung des Sanierungsplans wird abgewiesen; Eröffnung des Konkursverfahrens.')).toBe(false);
   });
 
   it('gives natural persons their personId only with a birth date', () => {

@@ -29,6 +29,8 @@ export interface FakeIwgOptions {
   now?: string;
   /** The server's cap on search results (default 5000, as the real one). */
   searchCap?: number;
+  /** Send Content-Range with view pages (default true); false plays a server that leaves it out. */
+  contentRange?: boolean;
   port?: number;
 }
 
@@ -173,7 +175,7 @@ class FakeIwgServer {
     const page = docs.slice(start, start + size);
     const body = dominoJson(page.map((d, i) => entry(view, d, start + i + 1, docs.length)));
     const range = docs.length === 0 ? 'items 0-0/0' : `items ${start}-${start + Math.max(page.length, 1) - 1}/${docs.length}`;
-    return { status: 200, body, headers: { 'Content-Range': range } };
+    return { status: 200, body, headers: this.options.contentRange === false ? {} : { 'Content-Range': range } };
   }
 
   private document(req: http.IncomingMessage, url: URL, unid: string): { status: number; body: string; headers?: Record<string, string> } {
