@@ -263,8 +263,8 @@ const NO_MATCH: CompanyLink = { fnr: null, evidence: null, confidence: null, can
 /**
  * Links each subject (same order out as in). Names are normalised by the database; a subject with a
  * valid FN is checked against its company's names (by key); the others are matched by the core of
- * their name through the company_name_core index (migration 0022), and by former names through
- * company_name_lower (the first word's spellings as prefixes, then the core).
+ * their name through the company_name_core index (migration 0022), and those still unlinked by former
+ * names through company_name_lower (the first word's spellings as prefixes, then the core).
  */
 export async function linkCompanies(sql: Sql, subjects: LinkSubject[]): Promise<CompanyLink[]> {
   if (subjects.length === 0) return [];
@@ -277,28 +277,38 @@ export async function linkCompanies(sql: Sql, subjects: LinkSubject[]): Promise<
   const links: Array<CompanyLink | null> = subjects.map((s, i) => fnrLink(s, normOf.get(i) ?? null, companies));
   const byName = subjects.map((s, i) => ({ s, i })).filter(({ i }) => links[i]?.fnr == null);
   const cores = [...new Set(byName.map(({ i }) => normOf.get(i)?.core).filter((c): c is string => !!c))];
-  const prefixes = [...new Set(byName.filter(({ i }) => normOf.get(i)).flatMap(({ s }) => formerNamePrefixes(s.name) ?? []))];
   const matches = cores.length === 0 ? [] : await sql<CompanyMatch[]>`
     SELECT c.fnr, c.name, c.status, search_norm(c.name) AS norm, s.core, a.zip_code,
            coalesce(nullif(concat_ws(' ', a.street, a.house_number), ''), a.line) AS street, false AS former
       FROM unnest(${cores}::text[]) AS s(core)
       JOIN company c ON search_core(search_norm(c.name)) = s.core
-      LEFT JOIN company_address a ON a.fnr = c.fnr AND a.is_current
-    UNION ALL
-    SELECT c.fnr, f.name, c.status, search_norm(f.name) AS norm, search_core(search_norm(f.name)) AS core, a.zip_code,
-           coalesce(nullif(concat_ws(' ', a.street, a.house_number), ''), a.line) AS street, true AS former
-      FROM unnest(${prefixes}::text[], ${prefixes.map(prefixEnd)}::text[]) AS p(prefix, prefix_end)
-      JOIN company_name f ON lower(f.name) ~>=~ p.prefix AND lower(f.name) ~<~ p.prefix_end AND NOT f.is_current
-      JOIN company c ON c.fnr = f.fnr
-      LEFT JOIN company_address a ON a.fnr = c.fnr AND a.is_current
-     WHERE search_core(search_norm(f.name)) = ANY(${cores}::text[])`;
+      LEFT JOIN company_address a ON a.fnr = c.fnr AND a.is_current`;
   const byCore = new Map<string, CompanyMatch[]>();
-  for (const m of matches) byCore.set(m.core, [...(byCore.get(m.core) ?? []), m]);
+  const add = (rows: CompanyMatch[]) => {
+    for (const m of rows) byCore.set(m.core, [...(byCore.get(m.core) ?? []), m]);
+  };
+  add(matches);
+  const scoredSubject = (s: LinkSubject, n: { norm: string; core: string }): ScoredSubject => ({ norm: n.norm, core: n.core, zipCode: s.zipCode?.trim() || null, street: s.street ?? null });
+  // Former names, in a second lookup only for the subjects their current names leave unlinked (most are linked by then).
+  const unlinked = byName.filter(({ s, i }) => {
+    const n = normOf.get(i);
+    return n && scoreMatches(scoredSubject(s, n), byCore.get(n.core) ?? []).fnr === null;
+  });
+  const prefixes = [...new Set(unlinked.flatMap(({ s }) => formerNamePrefixes(s.name) ?? []))];
+  const formerCores = [...new Set(unlinked.map(({ i }) => normOf.get(i)!.core))];
+  if (prefixes.length > 0) {
+    add(await sql<CompanyMatch[]>`
+      SELECT c.fnr, f.name, c.status, search_norm(f.name) AS norm, search_core(search_norm(f.name)) AS core, a.zip_code,
+             coalesce(nullif(concat_ws(' ', a.street, a.house_number), ''), a.line) AS street, true AS former
+        FROM unnest(${prefixes}::text[], ${prefixes.map(prefixEnd)}::text[]) AS p(prefix, prefix_end)
+        JOIN company_name f ON lower(f.name) ~>=~ p.prefix AND lower(f.name) ~<~ p.prefix_end AND NOT f.is_current
+        JOIN company c ON c.fnr = f.fnr
+        LEFT JOIN company_address a ON a.fnr = c.fnr AND a.is_current
+       WHERE search_core(search_norm(f.name)) = ANY(${formerCores}::text[])`);
+  }
   for (const { s, i } of byName) {
     const n = normOf.get(i);
-    const scored = n
-      ? scoreMatches({ norm: n.norm, core: n.core, zipCode: s.zipCode?.trim() || null, street: s.street ?? null }, byCore.get(n.core) ?? [])
-      : NO_MATCH;
+    const scored = n ? scoreMatches(scoredSubject(s, n), byCore.get(n.core) ?? []) : NO_MATCH;
     // The FN that did not fit the name stays a candidate for review.
     const fnrCandidates = links[i]?.candidates ?? [];
     const candidates = [...scored.candidates.filter((c) => !fnrCandidates.some((f) => f.fnr === c.fnr) && c.fnr !== scored.fnr), ...fnrCandidates]
