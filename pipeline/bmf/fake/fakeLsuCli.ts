@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, runMain } from '../../../runtime/bootstrap.js';
 import { commandLine, requireDirectory } from '../../../runtime/cli/args.js';
+import { FAULT_FLAG_OPTIONS, readFaultFlags, readPort } from '../../upstream/fakeCliFlags.js';
 import { listFiles, startFakeLsu } from './fakeLsu.js';
 
 const BUNDLED = new URL('../../../fixtures/corpus', import.meta.url).pathname;
@@ -15,14 +16,11 @@ const USAGE = `usage: npm run fake-bmf -- [--fixtures <dir>] [--port 9092]
   [--seed N] [--rate429 P] [--rate500 P] [--rate-timeout P] [--rate-truncated P] [--rate-cut-off P] [--rate401 P]
   --fixtures: a corpus directory with bmf/lists/ in it, or a directory of *.csv list versions (default: the bundled corpus)`;
 
-const RATES = ['rate429', 'rate500', 'rate-timeout', 'rate-truncated', 'rate-cut-off', 'rate401'] as const;
-
 runMain(async () => {
   const { values } = commandLine({
     usage: USAGE,
     options: {
-      fixtures: { type: 'string', default: BUNDLED }, port: { type: 'string', default: '9092' }, seed: { type: 'string' },
-      ...Object.fromEntries(RATES.map((r) => [r, { type: 'string' as const }])),
+      fixtures: { type: 'string', default: BUNDLED }, port: { type: 'string', default: '9092' }, ...FAULT_FLAG_OPTIONS,
     },
   });
   const v = values as Record<string, string | undefined>;
@@ -30,20 +28,10 @@ runMain(async () => {
   const lists = existsSync(join(dir, 'bmf', 'lists')) ? join(dir, 'bmf', 'lists') : dir;
   const files = await listFiles(lists);
   if (files.length === 0) throw new CliError(`--fixtures: no *.csv list in ${lists}\n${USAGE}`);
-  const rate = (name: (typeof RATES)[number]) => {
-    if (v[name] === undefined) return undefined;
-    const n = Number(v[name]);
-    if (!Number.isFinite(n) || n < 0 || n > 1) throw new CliError(`--${name} takes a probability from 0 to 1, not "${v[name]}"\n${USAGE}`);
-    return n;
-  };
-  const port = Number(v.port);
-  if (!Number.isInteger(port) || port < 0) throw new CliError(`--port: not a port: ${v.port}\n${USAGE}`);
+  const port = readPort(v.port, USAGE);
   const fake = await startFakeLsu({
     lists, port,
-    faults: {
-      seed: v.seed === undefined ? undefined : Number(v.seed), rate429: rate('rate429'), rate500: rate('rate500'), rateTimeout: rate('rate-timeout'),
-      rateTruncated: rate('rate-truncated'), rateCutOff: rate('rate-cut-off'), rate401: rate('rate401'),
-    },
+    faults: readFaultFlags(v, USAGE),
   });
   console.log(fake.url);
   console.error(`fake BMF list: ${files.length} versions from ${lists}, served in name order`);

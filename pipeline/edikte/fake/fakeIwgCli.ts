@@ -6,8 +6,9 @@
 // serves until SIGINT/SIGTERM.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, runMain } from '../../../runtime/bootstrap.js';
+import { runMain } from '../../../runtime/bootstrap.js';
 import { commandLine, requireDirectory } from '../../../runtime/cli/args.js';
+import { FAULT_FLAG_OPTIONS, readFaultFlags, readPort } from '../../upstream/fakeCliFlags.js';
 import { startFakeIwg } from './fakeIwg.js';
 
 const BUNDLED = new URL('../../../fixtures/corpus', import.meta.url).pathname;
@@ -17,35 +18,22 @@ const USAGE = `usage: npm run fake-edikte -- [--fixtures <dir>] [--port 9091] [-
   --fixtures: a corpus directory with edikte/ in it, or an edikte directory (default: the bundled corpus)
   --now: the fake's clock (edicts published later are not there yet, deletions up to it are done)`;
 
-const RATES = ['rate429', 'rate500', 'rate-timeout', 'rate-truncated', 'rate-cut-off', 'rate401'] as const;
-
 runMain(async () => {
   const { values } = commandLine({
     usage: USAGE,
     options: {
       fixtures: { type: 'string', default: BUNDLED }, port: { type: 'string', default: '9091' }, now: { type: 'string' },
-      user: { type: 'string' }, password: { type: 'string' }, seed: { type: 'string' },
-      ...Object.fromEntries(RATES.map((r) => [r, { type: 'string' as const }])),
+      user: { type: 'string' }, password: { type: 'string' }, ...FAULT_FLAG_OPTIONS,
     },
   });
   const v = values as Record<string, string | undefined>;
   const dir = requireDirectory('fixtures', v.fixtures, USAGE);
   const corpus = existsSync(join(dir, 'edikte')) ? join(dir, 'edikte') : dir;
-  const rate = (name: (typeof RATES)[number]) => {
-    if (v[name] === undefined) return undefined;
-    const n = Number(v[name]);
-    if (!Number.isFinite(n) || n < 0 || n > 1) throw new CliError(`--${name} takes a probability from 0 to 1, not "${v[name]}"\n${USAGE}`);
-    return n;
-  };
-  const port = Number(v.port);
-  if (!Number.isInteger(port) || port < 0) throw new CliError(`--port: not a port: ${v.port}\n${USAGE}`);
+  const port = readPort(v.port, USAGE);
   const fake = await startFakeIwg({
     corpus, port, now: v.now,
     credentials: v.user || v.password ? { user: v.user, password: v.password } : undefined,
-    faults: {
-      seed: v.seed === undefined ? undefined : Number(v.seed), rate429: rate('rate429'), rate500: rate('rate500'), rateTimeout: rate('rate-timeout'),
-      rateTruncated: rate('rate-truncated'), rateCutOff: rate('rate-cut-off'), rate401: rate('rate401'),
-    },
+    faults: readFaultFlags(v, USAGE),
   });
   // The URL alone on stdout: the ingest benchmark reads it.
   console.log(fake.url);
