@@ -52,7 +52,6 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { createAccount, createApiKey } from '../api/accounts/accountStore.js';
 import { connectApiRedis, startApi } from '../api/server.js';
@@ -61,6 +60,7 @@ import {
   checkToolCall, MCP_ENDPOINTS, MCP_REQUEST_HEADERS, mintAccessTokens, processCpuMs, screenerArguments, toolCallBody, type Channel, type McpEndpoint,
 } from './mcpBench.js';
 import { createSearchBackend } from '../indexer/searchRuntime.js';
+import { commandLine } from '../runtime/cli/args.js';
 import { indexOnce, rebuildReadModel } from '../indexer/indexer.js';
 import { loadCatalogues } from '../pipeline/catalogues/catalogueLoader.js';
 import { writeSyntheticCorpus } from '../pipeline/firmenbuch/fake/syntheticCorpus.js';
@@ -537,7 +537,9 @@ async function drive(options: DriveOptions): Promise<void> {
   if (options.json) console.log(JSON.stringify(figures));
 }
 
-const { values } = parseArgs({
+const { values } = commandLine({
+  usage: 'usage: npm run bench:api -- [--json] [--quick] [--rounds N] [--probe S] [--duration S] [--connections 50] [--companies N] [--pool 5] [--phases chain,mcp]\n' +
+    '  What the access chain costs (chain vs bypass) and, in the mcp phase, a tools/call against the same REST call (docs/benchmarks.md).',
   options: {
     json: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },

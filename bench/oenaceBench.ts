@@ -12,11 +12,11 @@
 // it is dropped afterwards unless OENACE_BENCH_KEEP=1.
 // With --json the figures are one JSON object on the last stdout line; progress goes to stderr.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { OenaceClassifier, type OenaceInput } from '../pipeline/oenace/classify.js';
 import { rederiveAllOenaces } from '../pipeline/oenace/rederive.js';
 import { loadTradeKeyMap } from '../pipeline/oenace/tradeKeys.js';
+import { commandLine } from '../runtime/cli/args.js';
 import { loadConfig } from '../runtime/config.js';
 import { createSql, withDatabase } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
@@ -25,20 +25,16 @@ import { dropDatabase, ensureDatabase, resolvePostgresServer } from '../runtime/
 import { fnrCheckLetter } from '../schemas/identifiers.js';
 
 const BENCH_DATABASE = 'companydata_bench_oenace';
-const { values } = parseArgs({
+const { values } = commandLine({
+  usage: 'usage: npm run bench:oenace -- [--companies N] [--classifier-only] [--skip-classifier] [--json]\n'
+    + '  The ÖNACE classifier alone (companies/s by wall and CPU time) and the re-derivation over N companies (default 640,000).',
   options: {
     companies: { type: 'string', default: '640000' },
     'classifier-only': { type: 'boolean', default: false },
     'skip-classifier': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
   },
 });
-if (values.help) {
-  console.log('usage: npm run bench:oenace [-- --companies N --classifier-only --skip-classifier --json]\n'
-    + '  The ÖNACE classifier alone (companies/s by wall and CPU time) and the re-derivation over N companies (default 640,000).');
-  process.exit(0);
-}
 const companies = Number(values.companies);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));

@@ -12,7 +12,7 @@ import { createTestDatabase } from '../helpers/testDatabase.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const COMMANDS = [
   ...['replay', 'admin', 'backfill', 'migrate', 'reindex', 'reparse', 'demo', 'start', 'schemaDump', 'oenaceCalibrate'].map((c) => `runtime/cli/${c}.ts`),
-  'bench/readBench.ts', 'bench/ingestBench.ts', 'test/fuzz/fuzzCli.ts', 'pipeline/edikte/fake/fakeIwgCli.ts', 'pipeline/bmf/fake/fakeLsuCli.ts',
+  'bench/readBench.ts', 'bench/ingestBench.ts', 'bench/apiBench.ts', 'bench/oenaceBench.ts', 'test/fuzz/fuzzCli.ts', 'pipeline/edikte/fake/fakeIwgCli.ts', 'pipeline/bmf/fake/fakeLsuCli.ts',
 ];
 
 interface Run {
