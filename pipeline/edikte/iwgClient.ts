@@ -6,8 +6,8 @@
 //   429 -> UpstreamThrottledError; 401/403 or Domino's login form (HTTP 200 HTML) -> IwgAuthenticationError
 //   (an UpstreamAuthenticationError: the service's queue pauses and the log says why, a replay ends);
 //   network errors, timeouts, 5xx and cut-off bodies -> UpstreamUnavailableError (retried); 404 of a
-//   document -> `gone`; a complete answer that does not read, or a 400/404 of a view, or an answer over
-//   maxBodyBytes -> unrecoverable (retrying brings the same).
+//   document -> `gone`; a complete answer that does not read (HTML other than the login form, too), a
+//   400/404 of a view, or an answer over maxBodyBytes -> unrecoverable (retrying brings the same).
 import http from 'node:http';
 import https from 'node:https';
 import type { ParsedNotice, ViewPage } from '../../schemas/courtNoticeRecords.js';

@@ -294,7 +294,8 @@ export function parseViewPage(body: string, contentRange: string | null | undefi
   if (!Array.isArray(parsed)) throw new IwgContentError('Ediktsdatei view page is not a JSON array', body);
   const entries: ViewEntry[] = [];
   for (const raw of parsed as unknown[]) {
-    if (!raw || typeof raw !== 'object') throw new IwgContentError('Ediktsdatei view entry is not an object', body);
+    // An array is no entry (a page of nested arrays would otherwise read as an empty last page).
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new IwgContentError('Ediktsdatei view entry is not an object', body);
     const e = raw as Doc;
     // Category and total rows of a view have no document behind them.
     const unid = text(e, '@unid');
@@ -312,11 +313,12 @@ export function parseViewPage(body: string, contentRange: string | null | undefi
 }
 
 /**
- * Domino's answer to a call without valid credentials: its login form, as HTTP 200 HTML. Anything
- * else that is HTML where JSON was asked for is read as that too.
+ * Domino's answer to a call without valid credentials: its login form, as HTTP 200 HTML (by content
+ * type or by content). Other HTML where JSON was asked for (a maintenance page, say) is not: it is
+ * content that cannot be read, and pausing the queue for credentials would send an operator astray.
  */
 export function isLoginForm(contentType: string | null | undefined, body: string): boolean {
   const head = body.trimStart().slice(0, 4000).toLowerCase();
-  if (contentType?.toLowerCase().includes('text/html')) return true;
-  return head.startsWith('<') && (head.includes('names.nsf?login') || head.includes('<form') || head.includes('<html'));
+  const html = contentType?.toLowerCase().includes('text/html') || head.startsWith('<');
+  return Boolean(html) && (head.includes('names.nsf?login') || head.includes('<form') || head.includes('type="password"'));
 }
