@@ -43,6 +43,8 @@ export function defineTool<Q, B, R extends object>(tool: Omit<ToolDefinition, 'i
 
 interface Page {
   data: unknown[];
+  /** The rows in `data`, where counting them would read a lazy page (screenerPage). */
+  readonly rowCount?: number;
   pageNumber: number;
   pageSize: number;
   totalRecords: number;
@@ -53,6 +55,6 @@ interface Page {
 export function pageSummary(noun: string) {
   return (page: Page): string => {
     const next = page.pageNumber < page.totalPages ? ` Next: page ${page.pageNumber + 1}.` : '';
-    return `${page.totalRecords} ${noun}; page ${page.pageNumber} of ${Math.max(page.totalPages, 1)} (${page.data.length} here).${next}`;
+    return `${page.totalRecords} ${noun}; page ${page.pageNumber} of ${Math.max(page.totalPages, 1)} (${page.rowCount ?? page.data.length} here).${next}`;
   };
 }

@@ -70,9 +70,17 @@ export async function searchCompanies(deps: SearchDeps, q: ScreenerInput, alloca
   return deps.search.screener(query, { countOnly: q.countOnly ?? false, envelope, allocate, fields: q.fields });
 }
 
-/** searchCompanies' page as the list envelope of objects (what its json() holds). */
+/**
+ * searchCompanies' page as the list envelope of objects (what its json() holds). Its rows are read
+ * from the backend's JSON only when something reads `data` (a serializer does): a caller that writes
+ * json() itself never parses the page back. `rowCount` (not enumerable, no serializer sees it) says
+ * how many rows `data` holds without reading them.
+ */
 export function screenerPage(result: ScreenerResult, q: ScreenerInput) {
-  return presentPage(result.presented(), q.page, q.pageSize, result.total);
+  let rows: ReturnType<ScreenerResult['presented']> | undefined;
+  const page = presentPage<ReturnType<ScreenerResult['presented']>[number]>([], q.page, q.pageSize, result.total);
+  Object.defineProperty(page, 'data', { enumerable: true, get: () => (rows ??= result.presented()) });
+  return Object.defineProperty(page, 'rowCount', { value: result.fnrs.length }) as typeof page & { readonly rowCount?: number };
 }
 
 /** GET /businesses/count. */

@@ -58,7 +58,8 @@ const searchCompaniesTool = defineTool({
   annotations: READ_ONLY,
   input: toolInput({ query: screenerQuery, descriptions: SCREENER_DESCRIPTIONS }),
   async run(ctx, { query }) {
-    // The backend's JSON of the page (the REST body) as the answer's text: it is not written again.
+    // The backend's JSON of the page (the REST body) as the answer's text: it is not written again,
+    // nor parsed back unless the SDK serializes the structured content (screenerPage).
     const result = await searchCompanies(ctx, query);
     return withJson(screenerPage(result, query), result.json().toString('utf8'));
   },
