@@ -2,22 +2,14 @@
 // JOB_HISTORY_HOURS), and a finished job kept there does not stop the same work from running again.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { z } from 'zod';
 import { startPipeline, type Pipeline } from '../../pipeline/pipelineWorker.js';
 import type { JobHistory } from '../../pipeline/jobs/runJob.js';
-import { defineRegister } from '../../pipeline/register.js';
+import { oneJobRegister } from '../helpers/oneJobRegister.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const runs: string[] = [];
-const steady = defineRegister({
-  name: `steady-${randomBytes(3).toString('hex')}`,
-  jobs: { fetch: { name: 'steady.fetch', payload: z.object({ id: z.string() }), jobId: (p: { id: string }) => `fetch.${p.id}` } },
-  upstream: () => ({ baseUrl: 'http://127.0.0.1:9', ratePerSecond: 1000 }),
-  handlers: () => ({ handlers: { fetch: (p: { id: string }) => Promise.resolve(void runs.push(p.id)) } }),
-  schedules: () => [],
-  replay: { hasFixtures: async () => false, start: async () => undefined, counts: async () => ({}) },
-});
+const steady = oneJobRegister('steady', (p) => Promise.resolve(void runs.push(p.id)));
 
 let db: TestDatabase;
 beforeAll(async () => {

@@ -4,24 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { z } from 'zod';
 import { UpstreamUnavailableError } from '../../pipeline/jobs/errors.js';
 import { startPipeline } from '../../pipeline/pipelineWorker.js';
-import { defineRegister } from '../../pipeline/register.js';
+import { oneJobRegister } from '../helpers/oneJobRegister.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
-const flaky = defineRegister({
-  name: `flaky-${randomBytes(3).toString('hex')}`,
-  jobs: { fetch: { name: 'flaky.fetch', payload: z.object({ id: z.string() }), jobId: (p: { id: string }) => `fetch.${p.id}` } },
-  upstream: () => ({ baseUrl: 'http://127.0.0.1:9', ratePerSecond: 1000 }),
-  handlers: () => ({
-    handlers: {
-      fetch: () => Promise.reject(new UpstreamUnavailableError('flaky', 503, 'upstream answered HTTP 503')),
-    },
-  }),
-  schedules: () => [],
-  replay: { hasFixtures: async () => false, start: async () => undefined, counts: async () => ({}) },
-});
+const flaky = oneJobRegister('flaky', () => Promise.reject(new UpstreamUnavailableError('flaky', 503, 'upstream answered HTTP 503')));
 
 let db: TestDatabase;
 beforeAll(async () => {
