@@ -96,7 +96,7 @@ async function recordProfileChanges(tx: TransactionSql, touched: string[], print
 function listingRow(l: BogusListing, link: CompanyLink, version: string) {
   return {
     listing_key: l.listingKey, kind: l.kind, name: l.name, address: l.address, zip_code: l.zipCode, listed_fnr: l.fnr, uid: l.uid,
-    ur_code: l.urCode, birth_date: l.birthDate, data_warnings: l.warnings, fnr: link.fnr, link_evidence: link.evidence,
+    ur_code: l.urCode, birth_date: l.birthDate, data_warnings: [...new Set([...l.warnings, ...link.warnings])], fnr: link.fnr, link_evidence: link.evidence,
     link_confidence: link.confidence, link_candidates: link.candidates, list_version: version,
   };
 }

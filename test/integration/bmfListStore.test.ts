@@ -170,6 +170,7 @@ describe('BMF list versions', () => {
     const slip = await db.sql<{ fnr: string | null; linkCandidates: unknown[]; dataWarnings: string[] }[]>`
       SELECT fnr, link_candidates, data_warnings FROM bogus_company_listing WHERE listing_key = 'fn:412785m'`;
     expect(slip[0]).toMatchObject({ fnr: null, linkCandidates: [{ fnr: seedFnr(412785), name: 'Bergblick Tischlerei GmbH', evidence: 'register-fn', confidence: 0.5 }] });
+    expect(slip[0]!.dataWarnings).toContain('fnr-name-mismatch');
     expect(await listing('name:innviertler solartechnik gmbh|4910 ried im innkreis, bahnhofstraße 2|2026-10-09'))
       .toMatchObject({ fnr: null, linkCandidates: [{ fnr: seedFnr(640215), name: 'Innviertler Solartechnik GmbH', evidence: 'name-address', confidence: 0.85 }] });
   });
