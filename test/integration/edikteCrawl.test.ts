@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { edikte } from '../../pipeline/edikte/index.js';
 import { edikteHandlers, viennaDate } from '../../pipeline/edikte/edikteJobs.js';
 import { IwgClient } from '../../pipeline/edikte/iwgClient.js';
@@ -16,7 +16,7 @@ import type { EdikteJobs } from '../../pipeline/edikte/jobs.js';
 import { storeNotices } from '../../pipeline/edikte/noticeStore.js';
 import { IwgCorpus } from '../../pipeline/edikte/fake/iwgCorpus.js';
 import { azKeyOf, iwgDocument } from '../../pipeline/edikte/fake/iwgDocuments.js';
-import { startFakeIwg, type FakeIwg } from '../../pipeline/edikte/fake/fakeIwg.js';
+import { startFakeIwg, type FakeIwg, type FakeIwgOptions } from '../../pipeline/edikte/fake/fakeIwg.js';
 import { syntheticEdict } from '../../pipeline/edikte/fake/syntheticEdikte.js';
 import { parseNoticeDocument } from '../../pipeline/edikte/iwgParser.js';
 import { firmenbuch } from '../../pipeline/firmenbuch/index.js';
@@ -231,9 +231,24 @@ function handlersWithQueue(db: TestDatabase, fake: FakeIwg, now: string) {
   return { handlers, queued, runs, close: () => client.close() };
 }
 
+/**
+ * A database (or the one given), the fake IWG on `corpus` and the handlers against both, at the
+ * register's clock `now`; all closed and dropped when the test ends.
+ */
+async function crawlRig(corpus: IwgCorpus, now: string, options: { db?: TestDatabase; fake?: Omit<FakeIwgOptions, 'corpus' | 'now'> } = {}) {
+  const db = options.db ?? await createTestDatabase();
+  const fake = await startFakeIwg({ corpus, now, ...options.fake });
+  const { close, ...rig } = handlersWithQueue(db, fake, now);
+  onTestFinished(async () => {
+    close();
+    await fake.close();
+    await db.drop();
+  });
+  return { db, fake, ...rig };
+}
+
 describe('the change recipe at the 5000 cap', () => {
   it('splits a window that reaches the cap until none does, and loses no edict', async () => {
-    const db = await createTestDatabase();
     // 6,000 edicts first published on three days: the recipe's window reaches the cap.
     const corpus = new IwgCorpus();
     const unids: string[] = [];
@@ -242,46 +257,38 @@ describe('the change recipe at the 5000 cap', () => {
       corpus.putDocument(iwgDocument(spec));
       unids.push(spec.unid);
     }
-    const fake = await startFakeIwg({ corpus, now: '2026-11-10' });
-    const { handlers, queued, runs, close } = handlersWithQueue(db, fake, '2026-11-10');
-    try {
-      // As if the first page-through had completed on 2 November: the recipe runs from 1 November.
-      await db.sql`INSERT INTO crawl_state (source, key, watermark, state) VALUES ('edikte', 'full', '2026-11-02', '{"run":"f","startedOn":"2026-11-02","nextPage":0,"total":0}')`;
-      await handlers.poll({}, undefined as never);
-      let pages = 0;
-      let capped = 0;
-      while (queued.length > 0) {
-        const job = queued.shift()!;
-        expect(job.key, 'a document its page could not fetch').not.toBe('document');
-        if (job.key !== 'page') continue;
-        pages++;
-        const result = (await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never)) as { capped?: number };
-        if (result.capped) capped++;
-      }
-      expect(capped).toBeGreaterThan(1);
-      expect(fake.stats.requests.search).toBe(pages);
-      const stored = await db.sql<{ unid: string }[]>`SELECT unid FROM court_notice`;
-      expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
-      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
-      expect(state!.watermark).toBe('2026-11-10');
-      // What /metrics and /api/v1/status hear: one success per completed run (All and Deletions), not
-      // per page, each with its watermark and links by evidence; All's carries every edict fetched.
-      const successes = runs.filter((r) => r.outcome === 'success');
-      expect(successes).toHaveLength(2);
-      expect(successes).toEqual([expect.objectContaining({ watermark: '2026-11-10' }), expect.objectContaining({ watermark: '2026-11-10' })]);
-      expect(successes.at(-1)).toMatchObject({ itemsFetched: unids.length, linksByEvidence: { none: expect.any(Number) } });
-      expect(successes.reduce((n, r) => n + r.itemsFetched, 0)).toBe(unids.length);
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
+    const { db, fake, handlers, queued, runs } = await crawlRig(corpus, '2026-11-10');
+    // As if the first page-through had completed on 2 November: the recipe runs from 1 November.
+    await db.sql`INSERT INTO crawl_state (source, key, watermark, state) VALUES ('edikte', 'full', '2026-11-02', '{"run":"f","startedOn":"2026-11-02","nextPage":0,"total":0}')`;
+    await handlers.poll({}, undefined as never);
+    let pages = 0;
+    let capped = 0;
+    while (queued.length > 0) {
+      const job = queued.shift()!;
+      expect(job.key, 'a document its page could not fetch').not.toBe('document');
+      if (job.key !== 'page') continue;
+      pages++;
+      const result = (await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never)) as { capped?: number };
+      if (result.capped) capped++;
     }
+    expect(capped).toBeGreaterThan(1);
+    expect(fake.stats.requests.search).toBe(pages);
+    const stored = await db.sql<{ unid: string }[]>`SELECT unid FROM court_notice`;
+    expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
+    const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
+    expect(state!.watermark).toBe('2026-11-10');
+    // What /metrics and /api/v1/status hear: one success per completed run (All and Deletions), not
+    // per page, each with its watermark and links by evidence; All's carries every edict fetched.
+    const successes = runs.filter((r) => r.outcome === 'success');
+    expect(successes).toHaveLength(2);
+    expect(successes).toEqual([expect.objectContaining({ watermark: '2026-11-10' }), expect.objectContaining({ watermark: '2026-11-10' })]);
+    expect(successes.at(-1)).toMatchObject({ itemsFetched: unids.length, linksByEvidence: { none: expect.any(Number) } });
+    expect(successes.reduce((n, r) => n + r.itemsFetched, 0)).toBe(unids.length);
   }, 60_000);
 });
 
 describe('the 5000 cap answered without Content-Range', () => {
   it('splits a window whose pages reach the cap without a total, and loses no edict', async () => {
-    const db = await createTestDatabase();
     const corpus = new IwgCorpus();
     const unids: string[] = [];
     for (let i = 0; i < 5_300; i++) {
@@ -289,29 +296,22 @@ describe('the 5000 cap answered without Content-Range', () => {
       corpus.putDocument(iwgDocument(spec));
       unids.push(spec.unid);
     }
-    const fake = await startFakeIwg({ corpus, now: '2026-11-10', contentRange: false });
-    const { handlers, queued, close } = handlersWithQueue(db, fake, '2026-11-10');
-    try {
-      await db.sql`INSERT INTO crawl_state (source, key, watermark, state) VALUES ('edikte', 'full', '2026-11-02', '{"run":"f","startedOn":"2026-11-02","nextPage":0,"total":0}')`;
-      await handlers.poll({}, undefined as never);
-      let capped = 0;
-      while (queued.length > 0) {
-        const job = queued.shift()!;
-        if (job.key !== 'page') continue;
-        const result = (await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never)) as { capped?: number; total?: number | null };
-        if (result.capped) capped++;
-        if (result.total !== undefined) expect(result.total).toBeNull();
-      }
-      expect(capped).toBeGreaterThan(0);
-      const stored = await db.sql<{ unid: string }[]>`SELECT unid FROM court_notice`;
-      expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
-      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
-      expect(state!.watermark).toBe('2026-11-10');
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
+    const { db, handlers, queued } = await crawlRig(corpus, '2026-11-10', { fake: { contentRange: false } });
+    await db.sql`INSERT INTO crawl_state (source, key, watermark, state) VALUES ('edikte', 'full', '2026-11-02', '{"run":"f","startedOn":"2026-11-02","nextPage":0,"total":0}')`;
+    await handlers.poll({}, undefined as never);
+    let capped = 0;
+    while (queued.length > 0) {
+      const job = queued.shift()!;
+      if (job.key !== 'page') continue;
+      const result = (await handlers.page(job.payload as PayloadOf<EdikteJobs['page']>, undefined as never)) as { capped?: number; total?: number | null };
+      if (result.capped) capped++;
+      if (result.total !== undefined) expect(result.total).toBeNull();
     }
+    expect(capped).toBeGreaterThan(0);
+    const stored = await db.sql<{ unid: string }[]>`SELECT unid FROM court_notice`;
+    expect(stored.map((r) => r.unid).sort()).toEqual([...unids].sort());
+    const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
+    expect(state!.watermark).toBe('2026-11-10');
   }, 120_000);
 });
 
@@ -351,80 +351,56 @@ describe('the 5000 cap where a day cannot be split by date', () => {
     }
     for (let i = 0; i < items.length; i += 1000) await storeNotices(db.sql, items.slice(i, i + 1000));
     for (const { notice } of items) corpus.deleteEdict(notice.ediktId, '2026-11-05T10:00:00Z');
-    const fake = await startFakeIwg({ corpus, now: '2026-11-06' });
-    const { handlers, queued, runs, close } = handlersWithQueue(db, fake, '2026-11-06');
-    try {
-      await recipeFrom(db.sql, '2026-11-04');
-      await handlers.poll({}, undefined as never);
-      const { failed } = await drainPages(handlers, queued);
-      expect(failed).toEqual([]);
-      const [counts] = await db.sql<{ live: number; erased: number }[]>`
-        SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL AND debtor_name IS NULL)::int AS erased FROM court_notice`;
-      expect(counts).toEqual({ live: 0, erased: items.length });
-      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.Deletions'`;
-      expect(state!.watermark).toBe('2026-11-06');
-      expect(runs.filter((r) => r.outcome === 'refused')).toEqual([]);
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
-    }
+    const { handlers, queued, runs } = await crawlRig(corpus, '2026-11-06', { db });
+    await recipeFrom(db.sql, '2026-11-04');
+    await handlers.poll({}, undefined as never);
+    const { failed } = await drainPages(handlers, queued);
+    expect(failed).toEqual([]);
+    const [counts] = await db.sql<{ live: number; erased: number }[]>`
+      SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL AND debtor_name IS NULL)::int AS erased FROM court_notice`;
+    expect(counts).toEqual({ live: 0, erased: items.length });
+    const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.Deletions'`;
+    expect(state!.watermark).toBe('2026-11-06');
+    expect(runs.filter((r) => r.outcome === 'refused')).toEqual([]);
   }, 120_000);
 
   it('fails the run and keeps its watermark when one day of one Bundesland still reaches the cap', async () => {
-    const db = await createTestDatabase();
     const corpus = new IwgCorpus();
     for (let i = 0; i < 5_050; i++) corpus.putDocument(iwgDocument({ ...syntheticEdict(i, { seed: 4, from: '2026-11-05', days: 1 }).spec, stateCode: '3' }));
-    const fake = await startFakeIwg({ corpus, now: '2026-11-06' });
-    const { handlers, queued, runs, close } = handlersWithQueue(db, fake, '2026-11-06');
-    try {
-      await recipeFrom(db.sql, '2026-11-04');
-      await handlers.poll({}, undefined as never);
-      const { failed } = await drainPages(handlers, queued);
-      expect(failed.map((e) => e.constructor.name)).toEqual(['SearchCapError']);
-      expect(failed[0]!.message).toContain('2026-11-05..2026-11-05#3');
-      const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
-      expect(state!.watermark).toBe('2026-11-04');
-      expect(runs).toContainEqual({ outcome: 'refused', reason: 'search-cap' });
-      expect(runs.filter((r) => r.outcome === 'success' && r.watermark !== undefined && r.watermark > '2026-11-04')).toHaveLength(1);
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
-    }
+    const { db, handlers, queued, runs } = await crawlRig(corpus, '2026-11-06');
+    await recipeFrom(db.sql, '2026-11-04');
+    await handlers.poll({}, undefined as never);
+    const { failed } = await drainPages(handlers, queued);
+    expect(failed.map((e) => e.constructor.name)).toEqual(['SearchCapError']);
+    expect(failed[0]!.message).toContain('2026-11-05..2026-11-05#3');
+    const [state] = await db.sql<{ watermark: string }[]>`SELECT watermark FROM crawl_state WHERE source = 'edikte' AND key = 'changes.All'`;
+    expect(state!.watermark).toBe('2026-11-04');
+    expect(runs).toContainEqual({ outcome: 'refused', reason: 'search-cap' });
+    expect(runs.filter((r) => r.outcome === 'success' && r.watermark !== undefined && r.watermark > '2026-11-04')).toHaveLength(1);
   }, 60_000);
 });
 
 describe('the first page-through', () => {
   it('resumes from its stored cursor after a restart', async () => {
-    const db = await createTestDatabase();
     const corpus = new IwgCorpus();
     for (let i = 0; i < 250; i++) corpus.putDocument(iwgDocument(syntheticEdict(i, { seed: 9, from: '2026-10-01', days: 20 }).spec));
-    const fake = await startFakeIwg({ corpus, now: '2026-11-10' });
-    const { handlers, queued, close } = handlersWithQueue(db, fake, '2026-11-10');
-    try {
-      await handlers.poll({}, undefined as never);
-      const first = queued.shift()!;
-      expect(first).toMatchObject({ key: 'page', payload: { view: 'All', window: null, page: 0 } });
-      await handlers.page(first.payload as PayloadOf<EdikteJobs['page']>, undefined as never);
-      // The process dies here: the queue is lost, the cursor in the database is not.
-      queued.length = 0;
-      await handlers.poll({}, undefined as never);
-      // Page 1 starts where page 0 ended (keyset paging), not at an offset.
-      expect(queued[0]).toMatchObject({ key: 'page', payload: { run: (first.payload as { run: string }).run, page: 1, after: { key: expect.any(String) } } });
-      const [state] = await db.sql<{ state: { nextPage: number; total: number } }[]>`SELECT state FROM crawl_state WHERE source = 'edikte' AND key = 'full'`;
-      expect(state!.state).toMatchObject({ nextPage: 1, total: 250 });
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
-    }
+    const { db, handlers, queued } = await crawlRig(corpus, '2026-11-10');
+    await handlers.poll({}, undefined as never);
+    const first = queued.shift()!;
+    expect(first).toMatchObject({ key: 'page', payload: { view: 'All', window: null, page: 0 } });
+    await handlers.page(first.payload as PayloadOf<EdikteJobs['page']>, undefined as never);
+    // The process dies here: the queue is lost, the cursor in the database is not.
+    queued.length = 0;
+    await handlers.poll({}, undefined as never);
+    // Page 1 starts where page 0 ended (keyset paging), not at an offset.
+    expect(queued[0]).toMatchObject({ key: 'page', payload: { run: (first.payload as { run: string }).run, page: 1, after: { key: expect.any(String) } } });
+    const [state] = await db.sql<{ state: { nextPage: number; total: number } }[]>`SELECT state FROM crawl_state WHERE source = 'edikte' AND key = 'full'`;
+    expect(state!.state).toMatchObject({ nextPage: 1, total: 250 });
   });
 });
 
 describe('the first page-through while the register changes', () => {
   it('stores every edict when one before the cursor is deleted between two pages', async () => {
-    const db = await createTestDatabase();
     const corpus = new IwgCorpus();
     const all: string[] = [];
     for (let i = 0; i < 250; i++) {
@@ -432,8 +408,7 @@ describe('the first page-through while the register changes', () => {
       corpus.putDocument(iwgDocument(spec));
       all.push(azKeyOf(spec));
     }
-    const fake = await startFakeIwg({ corpus, now: '2026-11-10' });
-    const { handlers, queued, close } = handlersWithQueue(db, fake, '2026-11-10');
+    const { db, handlers, queued } = await crawlRig(corpus, '2026-11-10');
     const run = async () => {
       while (queued.length > 0) {
         const job = queued.shift()!;
@@ -441,65 +416,49 @@ describe('the first page-through while the register changes', () => {
         else if (job.key === 'poll') await handlers.poll(job.payload as PayloadOf<EdikteJobs['poll']>, undefined as never);
       }
     };
-    try {
-      await handlers.poll({}, undefined as never);
-      await handlers.page(queued.shift()!.payload as PayloadOf<EdikteJobs['page']>, undefined as never);
-      // The register deletes the first edict read: every later one moves up a place in the view.
-      const [first] = await db.sql<{ id: string }[]>`SELECT min(edikt_id) AS id FROM court_notice`;
-      corpus.deleteEdict(first!.id, '2026-11-10T08:00:00Z');
-      await run();
-      const stored = await db.sql<{ ediktId: string }[]>`SELECT edikt_id FROM court_notice ORDER BY edikt_id`;
-      expect(stored.map((r) => r.ediktId)).toEqual([...all].sort());
-      // The change recipe that follows erases the deleted one: 249 are left, every one still in All.
-      await handlers.poll({}, undefined as never);
-      await run();
-      const live = await db.sql<{ ediktId: string }[]>`SELECT edikt_id FROM court_notice WHERE deleted_at IS NULL ORDER BY edikt_id`;
-      expect(live.map((r) => r.ediktId)).toEqual(all.filter((k) => k !== first!.id).sort());
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
-    }
+    await handlers.poll({}, undefined as never);
+    await handlers.page(queued.shift()!.payload as PayloadOf<EdikteJobs['page']>, undefined as never);
+    // The register deletes the first edict read: every later one moves up a place in the view.
+    const [first] = await db.sql<{ id: string }[]>`SELECT min(edikt_id) AS id FROM court_notice`;
+    corpus.deleteEdict(first!.id, '2026-11-10T08:00:00Z');
+    await run();
+    const stored = await db.sql<{ ediktId: string }[]>`SELECT edikt_id FROM court_notice ORDER BY edikt_id`;
+    expect(stored.map((r) => r.ediktId)).toEqual([...all].sort());
+    // The change recipe that follows erases the deleted one: 249 are left, every one still in All.
+    await handlers.poll({}, undefined as never);
+    await run();
+    const live = await db.sql<{ ediktId: string }[]>`SELECT edikt_id FROM court_notice WHERE deleted_at IS NULL ORDER BY edikt_id`;
+    expect(live.map((r) => r.ediktId)).toEqual(all.filter((k) => k !== first!.id).sort());
   });
 });
 
 describe('re-linking', () => {
   it('links a stored notice once the company it names appears, and flags the company', async () => {
-    const db = await createTestDatabase();
-    const fake = await startFakeIwg({ corpus: new IwgCorpus() });
-    const { handlers, close } = handlersWithQueue(db, fake, '2026-11-10');
-    try {
-      const label = labels.find((l) => l.case === 'name + address')!;
-      const notice = parseNoticeDocument(readFileSync(join(EDIKTE, 'documents', `${label.unid}.json`), 'utf8'));
-      const renamed: ParsedNotice = { ...notice, debtor: { ...notice.debtor, name: 'Spätgründung Logistik AG', address: { street: 'Hauptstraße 1', zipCode: '1010', city: 'Wien', country: 'A' } } };
-      const [stored] = await storeNotices(db.sql, [{ notice: renamed, raw: '{}' }]);
-      expect(stored).toMatchObject({ action: 'created', fnr: null });
-      expect(await handlers.relink({}, undefined as never)).toEqual({ changes: 0 });
-      await seedCompanies(db.sql, [{ digits: 777001, name: 'Spätgründung Logistik AG', legalForm: 'AG', city: 'Wien', zipCode: '1010' }]);
-      expect(await handlers.relink({}, undefined as never)).toMatchObject({ relinked: 1 });
-      const [row] = await db.sql`SELECT fnr, link_evidence, link_confidence::float8 AS confidence FROM court_notice WHERE edikt_id = ${notice.ediktId}`;
-      expect(row).toEqual({ fnr: seedFnr(777001), linkEvidence: 'name-address', confidence: 0.98 });
-      const changes = await db.sql`SELECT type, fnr, action, changed_fields FROM change_log WHERE fnr = ${seedFnr(777001)} AND type <> 'business' OR changed_fields = '{hasEdikt}' ORDER BY id`;
-      expect(changes).toEqual([
-        { type: 'edikt', fnr: seedFnr(777001), action: 'updated', changedFields: ['link'] },
-        { type: 'business', fnr: seedFnr(777001), action: 'updated', changedFields: ['hasEdikt'] },
-      ]);
-      // The register's own hasEdikt change moves no link; after it, nothing is new.
-      expect(await handlers.relink({}, undefined as never)).toEqual({ changes: 1, companies: 0, relinked: 0 });
-      expect(await handlers.relink({}, undefined as never)).toMatchObject({ changes: 0 });
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
-    }
+    const { db, handlers } = await crawlRig(new IwgCorpus(), '2026-11-10');
+    const label = labels.find((l) => l.case === 'name + address')!;
+    const notice = parseNoticeDocument(readFileSync(join(EDIKTE, 'documents', `${label.unid}.json`), 'utf8'));
+    const renamed: ParsedNotice = { ...notice, debtor: { ...notice.debtor, name: 'Spätgründung Logistik AG', address: { street: 'Hauptstraße 1', zipCode: '1010', city: 'Wien', country: 'A' } } };
+    const [stored] = await storeNotices(db.sql, [{ notice: renamed, raw: '{}' }]);
+    expect(stored).toMatchObject({ action: 'created', fnr: null });
+    expect(await handlers.relink({}, undefined as never)).toEqual({ changes: 0 });
+    await seedCompanies(db.sql, [{ digits: 777001, name: 'Spätgründung Logistik AG', legalForm: 'AG', city: 'Wien', zipCode: '1010' }]);
+    expect(await handlers.relink({}, undefined as never)).toMatchObject({ relinked: 1 });
+    const [row] = await db.sql`SELECT fnr, link_evidence, link_confidence::float8 AS confidence FROM court_notice WHERE edikt_id = ${notice.ediktId}`;
+    expect(row).toEqual({ fnr: seedFnr(777001), linkEvidence: 'name-address', confidence: 0.98 });
+    const changes = await db.sql`SELECT type, fnr, action, changed_fields FROM change_log WHERE fnr = ${seedFnr(777001)} AND type <> 'business' OR changed_fields = '{hasEdikt}' ORDER BY id`;
+    expect(changes).toEqual([
+      { type: 'edikt', fnr: seedFnr(777001), action: 'updated', changedFields: ['link'] },
+      { type: 'business', fnr: seedFnr(777001), action: 'updated', changedFields: ['hasEdikt'] },
+    ]);
+    // The register's own hasEdikt change moves no link; after it, nothing is new.
+    expect(await handlers.relink({}, undefined as never)).toEqual({ changes: 1, companies: 0, relinked: 0 });
+    expect(await handlers.relink({}, undefined as never)).toMatchObject({ changes: 0 });
   });
 });
 
 describe('re-linking when companies are deleted or renamed', () => {
   it('demotes a name link to a deleted company, never asserts a new one by name, keeps the FN link, and finds a former name', async () => {
-    const db = await createTestDatabase();
-    const fake = await startFakeIwg({ corpus: new IwgCorpus() });
-    const { handlers, close } = handlersWithQueue(db, fake, '2026-11-10');
+    const { db, handlers } = await crawlRig(new IwgCorpus(), '2026-11-10');
     const base = parseNoticeDocument(readFileSync(join(EDIKTE, 'documents', `${labels.find((l) => l.case === 'name + address')!.unid}.json`), 'utf8'));
     const notice = (ediktId: string, name: string, fnrRaw: string | null = null): ParsedNotice => ({
       ...base, ediktId, unid: null,
@@ -507,43 +466,37 @@ describe('re-linking when companies are deleted or renamed', () => {
     });
     const link = async (ediktId: string) => (await db.sql<{ fnr: string | null; evidence: string | null; candidates: Array<{ fnr: string; confidence: number }> }[]>`
       SELECT fnr, link_evidence AS evidence, link_candidates AS candidates FROM court_notice WHERE edikt_id = ${ediktId}`)[0];
-    try {
-      const [named, byFn, renamed] = [seedFnr(777011), seedFnr(777012), seedFnr(777013)];
-      await seedCompanies(db.sql, [{ digits: 777011, name: 'Abendrot Spedition GmbH' }, { digits: 777012, name: 'Morgenrot Handel GmbH' }]);
-      await storeNotices(db.sql, [
-        { notice: notice('007038S0000126001', 'Abendrot Spedition GmbH'), raw: '{}' },
-        { notice: notice('007038S0000226001', 'Morgenrot Handel GmbH', byFn), raw: '{}' },
-        { notice: notice('007038S0000326001', 'Altname Bau GmbH'), raw: '{}' },
-      ]);
-      expect(await link('007038S0000126001')).toMatchObject({ fnr: named, evidence: 'name-address' });
-      expect(await link('007038S0000226001')).toMatchObject({ fnr: byFn, evidence: 'register-fn' });
-      await handlers.relink({}, undefined as never);
+    const [named, byFn, renamed] = [seedFnr(777011), seedFnr(777012), seedFnr(777013)];
+    await seedCompanies(db.sql, [{ digits: 777011, name: 'Abendrot Spedition GmbH' }, { digits: 777012, name: 'Morgenrot Handel GmbH' }]);
+    await storeNotices(db.sql, [
+      { notice: notice('007038S0000126001', 'Abendrot Spedition GmbH'), raw: '{}' },
+      { notice: notice('007038S0000226001', 'Morgenrot Handel GmbH', byFn), raw: '{}' },
+      { notice: notice('007038S0000326001', 'Altname Bau GmbH'), raw: '{}' },
+    ]);
+    expect(await link('007038S0000126001')).toMatchObject({ fnr: named, evidence: 'name-address' });
+    expect(await link('007038S0000226001')).toMatchObject({ fnr: byFn, evidence: 'register-fn' });
+    await handlers.relink({}, undefined as never);
 
-      // Both companies are deleted from the register; a third, renamed since the notice, appears.
-      await seedCompanies(db.sql, [
-        { digits: 777011, name: 'Abendrot Spedition GmbH', active: false }, { digits: 777012, name: 'Morgenrot Handel GmbH', active: false },
-        { digits: 777013, name: 'Neuname Bau GmbH', formerNames: ['Altname Bau GmbH'] },
-      ]);
-      const before = await changeCount(db.sql);
-      expect(await handlers.relink({}, undefined as never)).toMatchObject({ companies: 3, relinked: 2 });
-      // The name link falls to a candidate (a company that no longer exists); the court's FN stays: the notice is about it.
-      expect(await link('007038S0000126001')).toMatchObject({ fnr: null, candidates: [{ fnr: named, confidence: 0.7 }] });
-      expect(await link('007038S0000226001')).toMatchObject({ fnr: byFn, evidence: 'register-fn' });
-      // The notice under the old name finds the renamed company by its former name and address.
-      expect(await link('007038S0000326001')).toMatchObject({ fnr: renamed, evidence: 'name-address' });
-      const changes = await db.sql`SELECT type, fnr, changed_fields FROM change_log WHERE id > ${before} ORDER BY id`;
-      expect(changes).toEqual(expect.arrayContaining([
-        { type: 'business', fnr: named, changedFields: ['hasEdikt'] }, { type: 'business', fnr: renamed, changedFields: ['hasEdikt'] },
-      ]));
-      expect(changes.filter((c) => c.fnr === byFn)).toEqual([]);
-      // A new notice naming the deleted company is not asserted either.
-      const [fresh] = await storeNotices(db.sql, [{ notice: notice('007038S0000426001', 'Abendrot Spedition GmbH'), raw: '{}' }]);
-      expect(fresh).toMatchObject({ action: 'created', fnr: null });
-    } finally {
-      close();
-      await fake.close();
-      await db.drop();
-    }
+    // Both companies are deleted from the register; a third, renamed since the notice, appears.
+    await seedCompanies(db.sql, [
+      { digits: 777011, name: 'Abendrot Spedition GmbH', active: false }, { digits: 777012, name: 'Morgenrot Handel GmbH', active: false },
+      { digits: 777013, name: 'Neuname Bau GmbH', formerNames: ['Altname Bau GmbH'] },
+    ]);
+    const before = await changeCount(db.sql);
+    expect(await handlers.relink({}, undefined as never)).toMatchObject({ companies: 3, relinked: 2 });
+    // The name link falls to a candidate (a company that no longer exists); the court's FN stays: the notice is about it.
+    expect(await link('007038S0000126001')).toMatchObject({ fnr: null, candidates: [{ fnr: named, confidence: 0.7 }] });
+    expect(await link('007038S0000226001')).toMatchObject({ fnr: byFn, evidence: 'register-fn' });
+    // The notice under the old name finds the renamed company by its former name and address.
+    expect(await link('007038S0000326001')).toMatchObject({ fnr: renamed, evidence: 'name-address' });
+    const changes = await db.sql`SELECT type, fnr, changed_fields FROM change_log WHERE id > ${before} ORDER BY id`;
+    expect(changes).toEqual(expect.arrayContaining([
+      { type: 'business', fnr: named, changedFields: ['hasEdikt'] }, { type: 'business', fnr: renamed, changedFields: ['hasEdikt'] },
+    ]));
+    expect(changes.filter((c) => c.fnr === byFn)).toEqual([]);
+    // A new notice naming the deleted company is not asserted either.
+    const [fresh] = await storeNotices(db.sql, [{ notice: notice('007038S0000426001', 'Abendrot Spedition GmbH'), raw: '{}' }]);
+    expect(fresh).toMatchObject({ action: 'created', fnr: null });
   });
 });
 
