@@ -4,19 +4,20 @@
 // until SIGINT/SIGTERM.
 import { CliError, runMain } from '../../../runtime/bootstrap.js';
 import { commandLine, requireDirectory } from '../../../runtime/cli/args.js';
+import { FAULT_FLAG_OPTIONS, readFaultFlags, readPort } from '../../upstream/fakeCliFlags.js';
 import { startFakeGisa } from './fakeGisa.js';
 
 const USAGE = `usage: npm run fake-gisa -- --fixtures <dir> [--port 9091] [--host 127.0.0.1] [--api-key KEY] [--data-quota 200]
-  [--extract-quota 10] [--extract-polls 2] [--seed N] [--rate429 P] [--rate500 P] [--rate-timeout P] [--rate-truncated P] [--rate-cut-off P]`;
+  [--extract-quota 10] [--extract-polls 2] [--seed N] [--rate429 P] [--rate500 P] [--rate-timeout P] [--rate-truncated P] [--rate-cut-off P] [--rate401 P]`;
 
-const NUMBERS = ['port', 'data-quota', 'extract-quota', 'extract-polls', 'seed', 'rate429', 'rate500', 'rate-timeout', 'rate-truncated', 'rate-cut-off'] as const;
+const NUMBERS = ['data-quota', 'extract-quota', 'extract-polls'] as const;
 
 runMain(async () => {
   const { values } = commandLine({
     usage: USAGE,
     options: {
-      fixtures: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, 'api-key': { type: 'string' },
-      ...Object.fromEntries(NUMBERS.map((n) => [n, { type: 'string' as const }])),
+      fixtures: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, 'api-key': { type: 'string' }, port: { type: 'string', default: '9091' },
+      ...Object.fromEntries(NUMBERS.map((n) => [n, { type: 'string' as const }])), ...FAULT_FLAG_OPTIONS,
     },
   });
   const v = values as Record<string, string | undefined>;
@@ -28,9 +29,9 @@ runMain(async () => {
     return n;
   };
   const fake = await startFakeGisa({
-    fixturesDir, port: num('port') ?? 9091, host: v.host, apiKey: v['api-key'],
+    fixturesDir, port: readPort(v.port, USAGE), host: v.host, apiKey: v['api-key'],
     dataQuota: num('data-quota'), extractQuota: num('extract-quota'), extractPolls: num('extract-polls'),
-    faults: { seed: num('seed'), rate429: num('rate429'), rate500: num('rate500'), rateTimeout: num('rate-timeout'), rateTruncated: num('rate-truncated'), rateCutOff: num('rate-cut-off') },
+    faults: readFaultFlags(v, USAGE),
   });
   console.log(`fake GISA V2 at ${fake.url}`);
   const stop = () => void fake.close().then(() => process.exit(0));
